@@ -1,0 +1,76 @@
+import type { ProgressCallback } from './encoders/types.js';
+import type { LlmImage } from './llm/types.js';
+import type { RetrievalOptions } from './options.js';
+import type { StoredImage } from './storage/types.js';
+import type { EncoderIds, ImageRef, Query, RetrievalResult, RoundInput, Signal, StoredRound } from './types.js';
+
+/** One unit as ranked by one signal. */
+export interface UnitHit {
+  readonly unitId: string;
+  readonly roundId: string;
+  /** BM25 score or cosine similarity. */
+  readonly score: number;
+}
+
+/** A single-signal unit search: the building block of retrieval, exposed for baselines and tools. */
+export interface SignalSearch {
+  readonly signal: Exclude<Signal, 'caption-anchor'> | 'caption-dense';
+  /** Query text for `bm25`, `dense` and `caption-dense`. */
+  readonly text?: string;
+  /** Query image for `image`. */
+  readonly image?: Query['image'];
+  /** @default 20 */
+  readonly limit?: number;
+  /** Only units of these rounds. */
+  readonly roundIds?: ReadonlySet<string>;
+}
+
+export interface AddOptions {
+  readonly onProgress?: ProgressCallback;
+}
+
+export interface AnswerOptions extends RetrievalOptions {
+  /** Attach retrieved images to the answer call when the question needs visual detail. @default true */
+  readonly attachImages?: boolean;
+  /** Most images attached. @default 5 */
+  readonly maxImages?: number;
+  readonly signal?: AbortSignal;
+}
+
+export interface AnswerResult {
+  readonly answer: string;
+  readonly retrieval: RetrievalResult;
+  /** The images sent with the answer call, after any degrade step. */
+  readonly attachedImages: readonly ImageRef[];
+  /** How the call degraded after a context-length rejection. */
+  readonly degraded?: 'fewer-images' | 'text-only';
+}
+
+/** A long-term memory of one conversation (or one user). Create it with `createMemory`. */
+export interface Memory {
+  /** The encoders that built it. */
+  readonly encoders: EncoderIds;
+  /** Number of rounds stored. */
+  readonly size: number;
+  /**
+   * Stores rounds. Validates and encodes all of them before storing any: on error nothing changes.
+   * Never re-encodes what is already stored.
+   */
+  add(rounds: RoundInput | readonly RoundInput[], options?: AddOptions): Promise<StoredRound[]>;
+  /** Routed retrieval; a string is a text-only query. */
+  retrieve(query: Query | string, options?: RetrievalOptions): Promise<RetrievalResult>;
+  /** Retrieves, then asks the LLM. Rejects with `LLM_UNAVAILABLE` under the `none` provider. */
+  answer(query: Query | string, options?: AnswerOptions): Promise<AnswerResult>;
+  /** Ranks units by one signal. */
+  search(request: SignalSearch): Promise<UnitHit[]>;
+  get(roundId: string): StoredRound | undefined;
+  /** All rounds in history order. */
+  rounds(): readonly StoredRound[];
+  getImage(imageId: string): Promise<StoredImage | undefined>;
+  /** Removes a round with its units and images. Rejects with `UNKNOWN_ROUND` for an id not stored. */
+  forget(roundId: string): Promise<void>;
+  clear(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type { LlmImage };

@@ -1,0 +1,94 @@
+import type { ImageEncoder, ProgressCallback, TextEncoder } from './encoders/types.js';
+import type { LlmProvider } from './llm/types.js';
+import type { MemoryStorage } from './storage/types.js';
+import type { Signal } from './types.js';
+
+/** Knobs of routed retrieval. Every field has the default shown. */
+export interface RetrievalOptions {
+  /** Candidate units each signal contributes before fusion. @default 20 */
+  readonly poolSize?: number;
+  /** Reciprocal-rank-fusion constant κ in 1/(κ + rank). @default 60 */
+  readonly rrfK?: number;
+  /** Rounds returned as hits (neighbours come on top). @default 12 */
+  readonly k?: number;
+  /** Rounds on each side of a hit added as context. @default 1 */
+  readonly neighbours?: number;
+  /** k for aggregation questions, which also drop neighbours. @default 30 */
+  readonly aggregationK?: number;
+  /** Per-signal weight in the fusion; 0 turns a signal off. @default { bm25: 1, dense: 1, image: 1, 'caption-anchor': 1 } */
+  readonly weights?: Partial<Record<Signal, number>>;
+  /** In text→image, drop rounds with no image within ±1 (unless none would remain). @default true */
+  readonly imageRoundFilter?: boolean;
+  /** Apply the aggregation branch (no neighbours, wider k). @default true */
+  readonly aggregationBranch?: boolean;
+  /** Ask the LLM for a hypothetical caption (text→image) and image keywords (image+text→text). @default true */
+  readonly llmAnchors?: boolean;
+}
+
+export interface NormalizedRetrievalOptions {
+  readonly poolSize: number;
+  readonly rrfK: number;
+  readonly k: number;
+  readonly neighbours: number;
+  readonly aggregationK: number;
+  readonly weights: Readonly<Record<Signal, number>>;
+  readonly imageRoundFilter: boolean;
+  readonly aggregationBranch: boolean;
+  readonly llmAnchors: boolean;
+}
+
+/** Options of `createMemory`. */
+export interface MemoryOptions {
+  /** Encodes turn text, captions and text queries. */
+  readonly textEncoder: TextEncoder;
+  /** Encodes images. Without it, images are kept and captions indexed, but the image lane is empty. */
+  readonly imageEncoder?: ImageEncoder;
+  /** Where rounds persist. @default an in-memory store */
+  readonly storage?: MemoryStorage;
+  /** LLM for anchors and answers. @default the `none` provider */
+  readonly llm?: LlmProvider;
+  /** Defaults for every `retrieve` call. */
+  readonly retrieval?: RetrievalOptions;
+  /** Longest text accepted per turn, in characters. @default 20000 */
+  readonly maxTextChars?: number;
+  /**
+   * What to do when the stored memory was built by other encoders:
+   * `'error'` refuses to open; `'reindex'` re-encodes every stored round with the new encoders.
+   * @default 'error'
+   */
+  readonly onEncoderMismatch?: 'error' | 'reindex';
+  /** Progress of long work: ingest and re-indexing. */
+  readonly onProgress?: ProgressCallback;
+}
+
+export const DEFAULT_MAX_TEXT_CHARS = 20_000;
+
+export function normalizeRetrievalOptions(options: RetrievalOptions = {}, base?: NormalizedRetrievalOptions): NormalizedRetrievalOptions {
+  const pick = <T>(value: T | undefined, fallback: T): T => (value === undefined ? fallback : value);
+  const defaults: NormalizedRetrievalOptions = base ?? {
+    poolSize: 20,
+    rrfK: 60,
+    k: 12,
+    neighbours: 1,
+    aggregationK: 30,
+    weights: { bm25: 1, dense: 1, image: 1, 'caption-anchor': 1 },
+    imageRoundFilter: true,
+    aggregationBranch: true,
+    llmAnchors: true,
+  };
+  return {
+    poolSize: pick(options.poolSize, defaults.poolSize),
+    rrfK: pick(options.rrfK, defaults.rrfK),
+    k: pick(options.k, defaults.k),
+    neighbours: pick(options.neighbours, defaults.neighbours),
+    aggregationK: pick(options.aggregationK, defaults.aggregationK),
+    weights: { ...defaults.weights, ...definedEntries(options.weights ?? {}) },
+    imageRoundFilter: pick(options.imageRoundFilter, defaults.imageRoundFilter),
+    aggregationBranch: pick(options.aggregationBranch, defaults.aggregationBranch),
+    llmAnchors: pick(options.llmAnchors, defaults.llmAnchors),
+  };
+}
+
+function definedEntries<T extends object>(record: T): Partial<T> {
+  return Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,159 @@
+/** Data model of a memory: rounds of a conversation, their units, and what retrieval returns. */
+
+export type Role = 'user' | 'assistant';
+
+/** An image as given to `add` or attached to a query. */
+export interface ImageInput {
+  /** Stable id; generated when absent. Must be unique within a memory. */
+  readonly id?: string;
+  /** The encoded file (JPEG, PNG, WebP…). Optional only for caption-only images (benchmarks, imported logs). */
+  readonly bytes?: Uint8Array;
+  /** @example 'image/jpeg' */
+  readonly mimeType?: string;
+  /** A description of the image; indexed as text and folded into the turn's text. */
+  readonly caption?: string;
+}
+
+/** One side of an exchange. */
+export interface TurnInput {
+  readonly text?: string;
+  readonly images?: readonly ImageInput[];
+  /** A voice message's transcript; stored as `[Audio: transcript]`. */
+  readonly audioTranscript?: string;
+}
+
+/** One user/assistant exchange as given to `add`. */
+export interface RoundInput {
+  /** Stable id; generated when absent. Must be unique within a memory. */
+  readonly id?: string;
+  /** @default 'default' */
+  readonly sessionId?: string;
+  /** Epoch ms, a Date, or an ISO string. @default Date.now() */
+  readonly timestamp?: number | string | Date;
+  readonly user: TurnInput;
+  readonly assistant?: TurnInput;
+  /** Free-form metadata kept with the round (e.g. video segment times). */
+  readonly meta?: Readonly<Record<string, string | number | boolean>>;
+}
+
+/** An image as stored: bytes live in storage, the round keeps this reference. */
+export interface ImageRef {
+  readonly id: string;
+  readonly roundId: string;
+  readonly role: Role;
+  readonly caption?: string;
+  readonly mimeType?: string;
+  /** False for caption-only images. */
+  readonly hasBytes: boolean;
+}
+
+export interface StoredTurn {
+  /** The turn's text with `[Audio: …]` and `[Image: caption]` folded in. */
+  readonly text: string;
+  readonly images: readonly ImageRef[];
+}
+
+/** A round as stored. `seq` orders the history; neighbours are adjacent `seq` values in a session. */
+export interface StoredRound {
+  readonly id: string;
+  readonly seq: number;
+  readonly sessionId: string;
+  /** Epoch ms. */
+  readonly timestamp: number;
+  readonly user: StoredTurn;
+  readonly assistant: StoredTurn;
+  readonly meta?: Readonly<Record<string, string | number | boolean>>;
+}
+
+export type Lane = 'text' | 'image';
+
+/** `text`: a turn's text; `caption`: an image's caption in the text lane; `image`: an image's pixels in the image lane. */
+export type UnitKind = 'text' | 'caption' | 'image';
+
+/** The indexed piece of a round: one per turn text, one per caption, one per image. */
+export interface StoredUnit {
+  readonly id: string;
+  readonly roundId: string;
+  readonly lane: Lane;
+  readonly kind: UnitKind;
+  readonly role: Role;
+  /** Indexed text for `text` and `caption` units. */
+  readonly text?: string;
+  /** The image a `caption` or `image` unit belongs to. */
+  readonly imageId?: string;
+  /** Unit-length vector from the lane's encoder. */
+  readonly vector: Float32Array;
+}
+
+/** A question: text, an image, or both. */
+export interface Query {
+  readonly text?: string;
+  readonly image?: ImageInput;
+}
+
+/** The four retrieval cases: query modality → target modality. */
+export type RetrievalCase = 'text→text' | 'text→image' | 'image+text→image' | 'image+text→text';
+
+/** What the keyword router decides from the question alone (plus whether an image is attached). */
+export interface Route {
+  readonly queryModality: 'text' | 'text+image';
+  readonly target: 'text' | 'image';
+  /** Asks for a number ("how many…"): no hypothetical caption. */
+  readonly counting: boolean;
+  /** Gathers across the history ("list…", "how many different…"): no neighbours, wider k. */
+  readonly aggregation: boolean;
+  /** Asks whether a statement conflicts with memory: answer is forced to Yes/No. */
+  readonly conflict: boolean;
+}
+
+/** The ranking signals that can vote for a round. */
+export type Signal = 'bm25' | 'dense' | 'image' | 'caption-anchor';
+
+/** One signal's vote for a round: where it ranked the round, through which unit. */
+export interface TraceHit {
+  readonly lane: Lane;
+  readonly signal: Signal;
+  /** 1-based rank of the round under this signal. */
+  readonly rank: number;
+  /** Raw score of the best unit (BM25 score or cosine). */
+  readonly score: number;
+  readonly unitId: string;
+}
+
+/** Why a returned round came back. */
+export interface TraceEntry {
+  readonly roundId: string;
+  /** 1-based fused rank; undefined for rounds that came in only as neighbours. */
+  readonly rank?: number;
+  readonly fusedScore: number;
+  readonly hits: readonly TraceHit[];
+  /** True when the round is context around a hit, not a hit itself. */
+  readonly neighbour: boolean;
+  /** The hit round(s) it is a neighbour of. */
+  readonly neighbourOf?: readonly string[];
+}
+
+/** A run of consecutive rounds of one session, in time order. */
+export interface Block {
+  readonly sessionId: string;
+  readonly rounds: readonly StoredRound[];
+}
+
+export interface RetrievalResult {
+  readonly case: RetrievalCase;
+  readonly route: Route;
+  /** The query text actually searched (after anchors and keyword expansion). */
+  readonly queryText: string;
+  /** The hypothetical caption, when one was made. */
+  readonly captionAnchor?: string;
+  readonly blocks: readonly Block[];
+  /** Images of the top rounds, best first; for image targets, the answer itself. */
+  readonly images: readonly ImageRef[];
+  readonly trace: readonly TraceEntry[];
+}
+
+/** The encoders that built a memory; a memory never mixes vectors from two. */
+export interface EncoderIds {
+  readonly text: { readonly id: string; readonly dimension: number };
+  readonly image?: { readonly id: string; readonly dimension: number };
+}
