@@ -23,6 +23,17 @@ export interface RetrievalOptions {
   readonly aggregationBranch?: boolean;
   /** Ask the LLM for a hypothetical caption (text→image) and image keywords (image+text→text). @default true */
   readonly llmAnchors?: boolean;
+  /**
+   * Use the four-case router. `false` fires every lane the query supports with the raw query (an ablation).
+   * @default true
+   */
+  readonly routing?: boolean;
+  /**
+   * `'round'` ranks rounds by their best unit and returns whole rounds; `'unit'` fuses and returns bare
+   * units (an ablation used by the benchmark's `vanilla` and `routed` systems).
+   * @default 'round'
+   */
+  readonly granularity?: 'round' | 'unit';
 }
 
 export interface NormalizedRetrievalOptions {
@@ -35,6 +46,8 @@ export interface NormalizedRetrievalOptions {
   readonly imageRoundFilter: boolean;
   readonly aggregationBranch: boolean;
   readonly llmAnchors: boolean;
+  readonly routing: boolean;
+  readonly granularity: 'round' | 'unit';
 }
 
 /** Options of `createMemory`. */
@@ -75,6 +88,8 @@ export function normalizeRetrievalOptions(options: RetrievalOptions = {}, base?:
     imageRoundFilter: true,
     aggregationBranch: true,
     llmAnchors: true,
+    routing: true,
+    granularity: 'round',
   };
   return {
     poolSize: pick(options.poolSize, defaults.poolSize),
@@ -86,6 +101,8 @@ export function normalizeRetrievalOptions(options: RetrievalOptions = {}, base?:
     imageRoundFilter: pick(options.imageRoundFilter, defaults.imageRoundFilter),
     aggregationBranch: pick(options.aggregationBranch, defaults.aggregationBranch),
     llmAnchors: pick(options.llmAnchors, defaults.llmAnchors),
+    routing: pick(options.routing, defaults.routing),
+    granularity: pick(options.granularity, defaults.granularity),
   };
 }
 

@@ -150,6 +150,17 @@ export interface RetrievalResult {
   /** Images of the top rounds, best first; for image targets, the answer itself. */
   readonly images: readonly ImageRef[];
   readonly trace: readonly TraceEntry[];
+  /** Under `granularity: 'unit'` only: the bare units returned, best first. */
+  readonly units?: readonly ReturnedUnit[];
+}
+
+export interface ReturnedUnit {
+  readonly unitId: string;
+  readonly roundId: string;
+  readonly kind: UnitKind;
+  /** The unit's text (caption for image units with one; empty otherwise). */
+  readonly text: string;
+  readonly imageId?: string;
 }
 
 /** The encoders that built a memory; a memory never mixes vectors from two. */
