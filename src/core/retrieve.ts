@@ -1,0 +1,257 @@
+import type { NormalizedRetrievalOptions } from '../options.js';
+import type {
+  Block,
+  ImageRef,
+  Lane,
+  RetrievalCase,
+  RetrievalResult,
+  ReturnedUnit,
+  Route,
+  Signal,
+  StoredRound,
+  TraceEntry,
+  TraceHit,
+  UnitKind,
+} from '../types.js';
+import { toBlocks, withNeighbours } from './assemble.js';
+import { bestPerGroup, reciprocalRankFusion, type FusedCandidate, type SignalRanking } from './fusion.js';
+import { retrievalCase } from './route.js';
+
+/** A unit hit from a lane search, best first. */
+export interface LaneHit {
+  readonly unitId: string;
+  readonly roundId: string;
+  readonly score: number;
+}
+
+/** What retrieval needs to know about a unit. */
+export interface UnitInfo {
+  readonly roundId: string;
+  readonly kind: UnitKind;
+  readonly text?: string;
+  readonly imageId?: string;
+}
+
+/** Read access to a memory's history and lane indexes; `accept` filters by round id. */
+export interface IndexView {
+  readonly history: readonly StoredRound[];
+  readonly indexOf: ReadonlyMap<string, number>;
+  unit(unitId: string): UnitInfo | undefined;
+  /** Rounds with an image within ±1 in their session (cached by the memory). */
+  roundsNearImages(): ReadonlySet<string>;
+  bm25(text: string, limit: number, accept?: (roundId: string) => boolean): LaneHit[];
+  /** Text lane dense search; `captionsOnly` restricts it to caption units. */
+  dense(vector: Float32Array, limit: number, accept?: (roundId: string) => boolean, captionsOnly?: boolean): LaneHit[];
+  image(vector: Float32Array, limit: number, accept?: (roundId: string) => boolean): LaneHit[];
+}
+
+/** The query after routing and encoding. */
+export interface EncodedQuery {
+  readonly route: Route;
+  /** Text searched by BM25 and dense (raw question, plus image keywords when a vision LLM added them). */
+  readonly text: string;
+  readonly textVector?: Float32Array;
+  readonly imageVector?: Float32Array;
+  readonly captionAnchor?: string;
+  readonly captionAnchorVector?: Float32Array;
+}
+
+type SignalSource = 'bm25' | 'dense' | 'caption-dense' | 'image';
+
+interface PlannedSignal {
+  readonly signal: Signal;
+  readonly lane: Lane;
+  readonly source: SignalSource;
+  readonly restrictToImageRounds: boolean;
+}
+
+/**
+ * Which signals fire for a case. With routing off, every lane the query supports fires over all
+ * units with the raw query (the benchmark's `vanilla` ablation).
+ */
+export function planSignals(query: EncodedQuery, options: NormalizedRetrievalOptions): PlannedSignal[] {
+  const hasText = query.text.trim() !== '' && query.textVector !== undefined;
+  const hasImage = query.imageVector !== undefined;
+  const textSignals = (restrict: boolean): PlannedSignal[] =>
+    hasText
+      ? [
+          { signal: 'bm25', lane: 'text', source: 'bm25', restrictToImageRounds: restrict },
+          { signal: 'dense', lane: 'text', source: 'dense', restrictToImageRounds: restrict },
+        ]
+      : [];
+  const imageSignal: PlannedSignal[] = hasImage ? [{ signal: 'image', lane: 'image', source: 'image', restrictToImageRounds: false }] : [];
+  if (!options.routing) return [...textSignals(false), ...imageSignal];
+
+  switch (retrievalCase(query.route)) {
+    case 'text→text':
+      return textSignals(false);
+    case 'text→image': {
+      const restrict = options.imageRoundFilter;
+      const anchor: PlannedSignal[] = query.captionAnchorVector
+        ? [{ signal: 'caption-anchor', lane: 'text', source: 'caption-dense', restrictToImageRounds: restrict }]
+        : [];
+      return [...textSignals(restrict), ...anchor];
+    }
+    case 'image+text→image':
+      // An image the image lane cannot read (no encoder, no bytes) still has its text to go on.
+      return hasImage ? imageSignal : textSignals(options.imageRoundFilter);
+    case 'image+text→text':
+      return [...imageSignal, ...textSignals(false)];
+  }
+}
+
+/** Runs routed retrieval over an index view. Pure: no I/O, no encoders, no LLM. */
+export function runRetrieval(view: IndexView, query: EncodedQuery, options: NormalizedRetrievalOptions): RetrievalResult {
+  const theCase = retrievalCase(query.route);
+  const aggregate = options.aggregationBranch && query.route.aggregation;
+  const k = aggregate ? options.aggregationK : options.k;
+  const radius = aggregate ? 0 : options.neighbours;
+  const unitLevel = options.granularity === 'unit';
+  // A wider k needs a pool at least as deep, or aggregation could never fill it.
+  const pool = Math.max(options.poolSize, k);
+
+  const planned = planSignals(query, options).filter((plan) => options.weights[plan.signal] !== 0);
+  const nearImages = planned.some((plan) => plan.restrictToImageRounds) ? view.roundsNearImages() : undefined;
+  const restrictToImages = nearImages && nearImages.size > 0 ? (roundId: string) => nearImages.has(roundId) : undefined;
+
+  const rankings: SignalRanking[] = planned.map((plan) => {
+    const accept = plan.restrictToImageRounds ? restrictToImages : undefined;
+    // Round-level ranking keeps a round's best unit; fetch enough units to fill the pool with rounds.
+    const unitLimit = unitLevel ? pool : pool * 4;
+    const hits = searchSignal(view, query, plan.source, unitLimit, accept);
+    const candidates = bestPerGroup(hits, (hit) => (unitLevel ? hit.unitId : hit.roundId), pool);
+    return { signal: plan.signal, lane: plan.lane, weight: options.weights[plan.signal], candidates };
+  });
+  const fused = reciprocalRankFusion(rankings, options.rrfK).slice(0, k);
+
+  const base = { case: theCase, route: query.route, queryText: query.text, ...(query.captionAnchor ? { captionAnchor: query.captionAnchor } : {}) };
+  return unitLevel ? unitResult(view, fused, base) : roundResult(view, fused, radius, theCase, base);
+}
+
+function searchSignal(
+  view: IndexView,
+  query: EncodedQuery,
+  source: SignalSource,
+  limit: number,
+  accept: ((roundId: string) => boolean) | undefined,
+): LaneHit[] {
+  switch (source) {
+    case 'bm25':
+      return view.bm25(query.text, limit, accept);
+    case 'dense':
+      return query.textVector ? view.dense(query.textVector, limit, accept) : [];
+    case 'caption-dense':
+      return query.captionAnchorVector ? view.dense(query.captionAnchorVector, limit, accept, true) : [];
+    case 'image':
+      return query.imageVector ? view.image(query.imageVector, limit, accept) : [];
+  }
+}
+
+type ResultBase = Pick<RetrievalResult, 'case' | 'route' | 'queryText' | 'captionAnchor'>;
+
+function roundResult(view: IndexView, fused: FusedCandidate[], radius: number, theCase: RetrievalCase, base: ResultBase): RetrievalResult {
+  const hitIds = fused.map((candidate) => candidate.key);
+  const selection = withNeighbours(hitIds, view.history, view.indexOf, radius);
+  const blocks: Block[] = toBlocks(selection.roundIds, view.history, view.indexOf);
+
+  const trace: TraceEntry[] = fused.map((candidate, index) => ({
+    roundId: candidate.key,
+    rank: index + 1,
+    fusedScore: candidate.fusedScore,
+    hits: candidate.votes.map(toTraceHit),
+    neighbour: false,
+  }));
+  for (const [roundId, sources] of selection.neighbourOf) {
+    trace.push({ roundId, fusedScore: 0, hits: [], neighbour: true, neighbourOf: sources });
+  }
+
+  const targetsImages = theCase === 'text→image' || theCase === 'image+text→image';
+  const images = targetsImages ? imagesOfTopRounds(view, fused) : imagesOfRounds(view, trace.map((entry) => entry.roundId));
+  return { ...base, blocks, images, trace };
+}
+
+/** For image targets: each top round's images, the one a signal matched first; else its neighbours'. */
+function imagesOfTopRounds(view: IndexView, fused: readonly FusedCandidate[]): ImageRef[] {
+  const out: ImageRef[] = [];
+  const seen = new Set<string>();
+  const push = (image: ImageRef) => {
+    if (!seen.has(image.id)) {
+      seen.add(image.id);
+      out.push(image);
+    }
+  };
+  for (const candidate of fused) {
+    const round = roundAt(view, candidate.key);
+    if (!round) continue;
+    const own = imagesOf(round);
+    if (own.length > 0) {
+      const matched = new Set(candidate.votes.map((vote) => view.unit(vote.unitId)?.imageId).filter(Boolean));
+      [...own].sort((a, b) => Number(matched.has(b.id)) - Number(matched.has(a.id))).forEach(push);
+      continue;
+    }
+    const at = view.indexOf.get(round.id)!;
+    for (const neighbour of [view.history[at - 1], view.history[at + 1]]) {
+      if (neighbour && neighbour.sessionId === round.sessionId) imagesOf(neighbour).forEach(push);
+    }
+  }
+  return out;
+}
+
+function imagesOfRounds(view: IndexView, roundIds: readonly string[]): ImageRef[] {
+  return roundIds.flatMap((id) => {
+    const round = roundAt(view, id);
+    return round ? imagesOf(round) : [];
+  });
+}
+
+function unitResult(view: IndexView, fused: FusedCandidate[], base: ResultBase): RetrievalResult {
+  const units: ReturnedUnit[] = [];
+  for (const candidate of fused) {
+    const info = view.unit(candidate.key);
+    if (!info) continue;
+    units.push({
+      unitId: candidate.key,
+      roundId: info.roundId,
+      kind: info.kind,
+      text: info.text ?? '',
+      ...(info.imageId ? { imageId: info.imageId } : {}),
+    });
+  }
+  const roundIds = new Set(units.map((unit) => unit.roundId));
+  const blocks = toBlocks(roundIds, view.history, view.indexOf);
+  const trace: TraceEntry[] = [];
+  const entryOf = new Map<string, { roundId: string; rank: number; fusedScore: number; hits: TraceHit[]; neighbour: false }>();
+  fused.forEach((candidate, index) => {
+    const roundId = view.unit(candidate.key)?.roundId;
+    if (!roundId) return;
+    let entry = entryOf.get(roundId);
+    if (!entry) {
+      entry = { roundId, rank: index + 1, fusedScore: candidate.fusedScore, hits: [], neighbour: false };
+      entryOf.set(roundId, entry);
+      trace.push(entry);
+    }
+    entry.hits.push(...candidate.votes.map(toTraceHit));
+  });
+  const images: ImageRef[] = [];
+  for (const unit of units) {
+    if (!unit.imageId || images.some((image) => image.id === unit.imageId)) continue;
+    const round = roundAt(view, unit.roundId);
+    const image = round && imagesOf(round).find((candidate) => candidate.id === unit.imageId);
+    if (image) images.push(image);
+  }
+  return { ...base, blocks, images, trace, units };
+}
+
+function toTraceHit(vote: FusedCandidate['votes'][number]): TraceHit {
+  return { lane: vote.lane, signal: vote.signal, rank: vote.rank, score: vote.score, unitId: vote.unitId };
+}
+
+function roundAt(view: IndexView, roundId: string): StoredRound | undefined {
+  const at = view.indexOf.get(roundId);
+  return at === undefined ? undefined : view.history[at];
+}
+
+function imagesOf(round: StoredRound): ImageRef[] {
+  return [...round.user.images, ...round.assistant.images];
+}
+

@@ -1,0 +1,78 @@
+import type { RetrievalCase, Route } from '../types.js';
+
+/*
+ * Keyword rules on the question alone. They are general English patterns: which words ask for a
+ * picture as the answer, which ask to count or gather, which ask to check a statement. They are
+ * judged on dialogues nobody has seen, so no phrase of any one data set belongs here.
+ */
+
+const IMAGE_NOUN = String.raw`(?:images?|photos?|photographs?|pictures?|pics?|snapshots?|screenshots?|selfies?|drawings?|illustrations?|sketch(?:es)?|paintings?|posters?|shots?|imgs?)`;
+const FILLER = String.raw`(?:(?:the|a|an|any|all|one|ones|of|my|our|your|his|her|their|its|this|that|these|those|me|us|exact|specific|same|other|\w+'s|\w+)\s+){0,4}?`;
+// A word that asks for something to be picked out or shown.
+const SELECTOR = String.raw`(?:which|what|find|show|retrieve|fetch|locate|display|send|give|share|pull\s+up|bring\s+up|look\s+up|point\s+(?:me\s+)?to|identify|pick|select)`;
+
+/** "which photo…", "show me the picture of…", "find the chatbot image…": a picture is the answer. */
+const ASKS_FOR_IMAGE = new RegExp(String.raw`\b${SELECTOR}\s+${FILLER}${IMAGE_NOUN}\b`, 'i');
+/** "how many photos…", "number of pictures…": counting pictures also targets the image lane. */
+const COUNTS_IMAGES = new RegExp(String.raw`\b(?:how\s+many|number\s+of|count(?:\s+the)?)\s+(?:\w+\s+){0,2}?${IMAGE_NOUN}\b`, 'i');
+/** The image noun names the attached query picture, not the answer: "the dog in the attached photo". */
+const QUERY_IMAGE_REFERENCE = new RegExp(
+  String.raw`\b(?:(?:attached|provided|given|uploaded|following|enclosed|this)\s+|(?:in|on|inside|within|from)\s+(?:the|this|that|my)\s+)${IMAGE_NOUN}\b`,
+  'i',
+);
+
+const COUNTING = /\b(?:how\s+many|how\s+much|how\s+often|number\s+of|count\b|tally|total\s+(?:number|count))/i;
+// Counting a span of time ("how many years ago") asks for a date, not a gathering over the history.
+const DURATION_COUNT = /\bhow\s+(?:many|much)\s+(?:\w+\s+)?(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?|decades?|time)\b(?!\s+(?:did|has|have|had)\b)/i;
+
+const AGGREGATION_PATTERNS: readonly RegExp[] = [
+  /\b(?:list|enumerate|itemi[sz]e|name)\s+(?:out\s+)?(?:all|every|each|the|some|any)\b/i,
+  /^\s*(?:please\s+)?(?:list|enumerate)\b/i,
+  /\bhow\s+many\s+(?:different|distinct|kinds?\s+of|types?\s+of|sorts?\s+of|separate|unique|times)\b/i,
+  /\b(?:all|every)\s+(?:of\s+)?(?:the\s+)?(?:\w+\s+){0,3}?(?:that|which|who|mentioned|discussed|talked|shown|shared|named|recommended|suggested|visited|bought|tried)\b/i,
+  /\bwhat\s+(?:\w+\s+){0,4}?(?:has|have|had)\s+\w+(?:\s+\w+)?\s+(?:done|tried|made|visited|bought|read|watched|played|cooked|baked|painted|learned|taken|attended|collected|planted|adopted|written|built|seen|used|owned|worked\s+on)\b/i,
+  /\b(?:what|which)\s+(?:are|were)\s+(?:all\s+)?(?:the\s+)?(?:\w+\s+){0,3}?(?:\w+s)\s+(?:that|which)?\s*(?:\w+\s+)?(?:mentioned|discussed|talked\s+about|shared|recommended|suggested)\b/i,
+  /\b(?:so\s+far|in\s+total|altogether|across\s+(?:all\s+)?(?:the\s+)?(?:sessions|conversations|chats))\b/i,
+];
+
+const CONFLICT_PATTERNS: readonly RegExp[] = [
+  /\bconflicts?\b|\bconflicting\b/i,
+  /\bcontradict(?:s|ed|ing|ion|ions|ory)?\b/i,
+  /\b(?:in)?consisten(?:t|cy|cies)\b/i,
+  /\b(?:is|was)\s+(?:it|this|that)\s+(?:true|correct|accurate|right)\s+that\b/i,
+  /\b(?:does|do|did)\s+(?:this|that|the\s+following)\s+(?:statement|information|claim|fact)\s+(?:agree|match|hold|fit)\b/i,
+  /\b(?:true\s+or\s+false|fact[-\s]?check|verify\s+(?:whether|if|that))\b/i,
+];
+
+/**
+ * Decides the retrieval route from the question and whether an image is attached.
+ * @example route('Which photo showed the cat?', false) // → { target: 'image', queryModality: 'text', … }
+ */
+export function route(question: string, hasImage: boolean): Route {
+  const text = question.normalize('NFKC');
+  const counting = COUNTING.test(text);
+  const countsImages = COUNTS_IMAGES.test(text);
+  const asksForImage = countsImages || asksForPicture(text);
+  const aggregation =
+    AGGREGATION_PATTERNS.some((pattern) => pattern.test(text)) || (counting && !DURATION_COUNT.test(text));
+  return {
+    queryModality: hasImage ? 'text+image' : 'text',
+    target: asksForImage ? 'image' : 'text',
+    counting,
+    aggregation,
+    conflict: CONFLICT_PATTERNS.some((pattern) => pattern.test(text)),
+  };
+}
+
+function asksForPicture(text: string): boolean {
+  const match = ASKS_FOR_IMAGE.exec(text);
+  if (!match) return false;
+  // "What breed is the dog in the attached photo?" names the query picture, not a picture to find.
+  return !QUERY_IMAGE_REFERENCE.test(match[0]);
+}
+
+/** The case a route falls in: query modality → target modality. */
+export function retrievalCase(routeDecision: Route): RetrievalCase {
+  if (routeDecision.queryModality === 'text') return routeDecision.target === 'image' ? 'text→image' : 'text→text';
+  return routeDecision.target === 'image' ? 'image+text→image' : 'image+text→text';
+}

@@ -1,0 +1,48 @@
+/**
+ * vmem: a multimodal long-term memory for chat agents that runs inside a web page.
+ * This entry is browser-safe; Node-only helpers live in `vmem/node`.
+ */
+export { createMemory } from './memory.js';
+export { route, retrievalCase } from './core/route.js';
+export { reciprocalRankFusion, bestPerGroup } from './core/fusion.js';
+export { withNeighbours, toBlocks, roundsNearImages } from './core/assemble.js';
+export { runRetrieval, planSignals } from './core/retrieve.js';
+export { normalizeRetrievalOptions, DEFAULT_MAX_TEXT_CHARS } from './options.js';
+export { createInMemoryStorage } from './storage/memory-storage.js';
+export { SCHEMA_VERSION } from './storage/types.js';
+export { VmemError, LlmError, isVmemError, isLlmError, errorCode } from './errors.js';
+export { createNoneProvider } from './llm/none.js';
+export { createOpenAiProvider } from './llm/openai.js';
+export { createWebLlmProvider } from './llm/web-llm.js';
+export * as prompts from './llm/prompts.js';
+
+export type { Memory, AddOptions, AnswerOptions, AnswerResult, SignalSearch, UnitHit } from './api.js';
+export type { MemoryOptions, RetrievalOptions, NormalizedRetrievalOptions } from './options.js';
+export type {
+  Block,
+  EncoderIds,
+  ImageInput,
+  ImageRef,
+  Lane,
+  Query,
+  RetrievalCase,
+  RetrievalResult,
+  ReturnedUnit,
+  Role,
+  RoundInput,
+  Route,
+  Signal,
+  StoredRound,
+  StoredTurn,
+  StoredUnit,
+  TraceEntry,
+  TraceHit,
+  TurnInput,
+  UnitKind,
+} from './types.js';
+export type { TextEncoder, ImageEncoder, ImagePayload, ImageDecoder, RgbaImage, ProgressEvent, ProgressCallback } from './encoders/types.js';
+export type { LlmProvider, LlmMessage, LlmRequest, LlmImage } from './llm/types.js';
+export type { MemoryStorage, Manifest, RoundRecord, StoredImage } from './storage/types.js';
+export type { VmemErrorCode } from './errors.js';
+export type { OpenAiProviderOptions } from './llm/openai.js';
+export type { WebLlmProviderOptions } from './llm/web-llm.js';

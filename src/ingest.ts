@@ -1,0 +1,151 @@
+import { VmemError } from './errors.js';
+import type { ImageInput, ImageRef, Role, RoundInput, StoredRound, StoredTurn, TurnInput, UnitKind } from './types.js';
+import type { StoredImage } from './storage/types.js';
+
+/** A unit before encoding: what to embed, and where it belongs. */
+export interface UnitSpec {
+  readonly id: string;
+  readonly roundId: string;
+  readonly kind: UnitKind;
+  readonly role: Role;
+  /** Text for `text` and `caption` units. */
+  readonly text?: string;
+  readonly imageId?: string;
+}
+
+export interface PreparedRound {
+  readonly round: StoredRound;
+  readonly images: readonly StoredImage[];
+  /** Caption-only images have no bytes; kept for the caption-proxy encoder. */
+  readonly imageCaptions: ReadonlyMap<string, string | undefined>;
+}
+
+/** Generates ids where the caller gave none; works outside secure contexts too. */
+export function newId(prefix: string): string {
+  const random =
+    typeof crypto !== 'undefined' && typeof crypto.randomUUID === 'function'
+      ? crypto.randomUUID()
+      : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
+  return `${prefix}-${random}`;
+}
+
+/**
+ * Checks and normalises rounds before anything is encoded or stored, so a bad round leaves the
+ * memory unchanged. Throws the first problem found, naming the round.
+ */
+export function prepareRounds(
+  inputs: readonly RoundInput[],
+  context: { maxTextChars: number; nextSeq: number; isKnownRound: (id: string) => boolean; isKnownImage: (id: string) => boolean },
+): PreparedRound[] {
+  const roundIds = new Set<string>();
+  const imageIds = new Set<string>();
+  return inputs.map((input, index) => {
+    const label = input?.id ? `round "${input.id}"` : `round #${index + 1} of this batch`;
+    if (!input || typeof input !== 'object' || !input.user || typeof input.user !== 'object') {
+      throw new VmemError('INVALID_INPUT', `${label} has no user turn; pass { user: { text } }.`);
+    }
+    const id = input.id ?? newId('round');
+    if (typeof id !== 'string' || id === '') throw new VmemError('INVALID_INPUT', `${label} has an empty id.`);
+    if (context.isKnownRound(id) || roundIds.has(id)) {
+      throw new VmemError('DUPLICATE_ROUND', `${label} is already stored; round ids must be unique. Forget it first to replace it.`);
+    }
+    roundIds.add(id);
+    if (isEmptyTurn(input.user) && (!input.assistant || isEmptyTurn(input.assistant))) {
+      throw new VmemError('EMPTY_ROUND', `${label} has no text, voice transcript or image on either side; nothing to remember.`);
+    }
+    const images: StoredImage[] = [];
+    const imageCaptions = new Map<string, string | undefined>();
+    const turn = (turnInput: TurnInput | undefined, role: Role): StoredTurn => {
+      const refs = (turnInput?.images ?? []).map((image, imageIndex) => {
+        const ref = prepareImage(image, { roundId: id, role, label: `${label}, ${role} image #${imageIndex + 1}`, maxTextChars: context.maxTextChars });
+        if (context.isKnownImage(ref.id) || imageIds.has(ref.id)) {
+          throw new VmemError('DUPLICATE_ROUND', `${label}: image id "${ref.id}" is already stored; image ids must be unique.`);
+        }
+        imageIds.add(ref.id);
+        if (image.bytes) images.push({ id: ref.id, bytes: image.bytes, mimeType: ref.mimeType ?? 'application/octet-stream' });
+        imageCaptions.set(ref.id, ref.caption);
+        return ref;
+      });
+      return { text: foldTurnText(turnInput, refs, `${label}, ${role} turn`, context.maxTextChars), images: refs };
+    };
+    const round: StoredRound = {
+      id,
+      seq: context.nextSeq + index,
+      sessionId: input.sessionId ?? 'default',
+      timestamp: toEpochMs(input.timestamp, label),
+      user: turn(input.user, 'user'),
+      assistant: turn(input.assistant, 'assistant'),
+      ...(input.meta ? { meta: { ...input.meta } } : {}),
+    };
+    return { round, images, imageCaptions };
+  });
+}
+
+function isEmptyTurn(turn: TurnInput): boolean {
+  return !turn.text?.trim() && !turn.audioTranscript?.trim() && !(turn.images && turn.images.length > 0);
+}
+
+function prepareImage(image: ImageInput, where: { roundId: string; role: Role; label: string; maxTextChars: number }): ImageRef {
+  if (!image || typeof image !== 'object') throw new VmemError('INVALID_INPUT', `${where.label} is not an image object.`);
+  if (image.mimeType !== undefined && !image.mimeType.startsWith('image/')) {
+    throw new VmemError('UNSUPPORTED_FILE', `${where.label} has type "${image.mimeType}"; only images (JPEG, PNG, WebP, GIF, BMP) can be attached.`);
+  }
+  const caption = image.caption?.trim() || undefined;
+  if (!image.bytes && !caption) {
+    throw new VmemError('INVALID_INPUT', `${where.label} has neither bytes nor a caption; pass the image file's bytes.`);
+  }
+  if (image.bytes && image.bytes.byteLength === 0) {
+    throw new VmemError('IMAGE_DECODE_FAILED', `${where.label} is an empty file; attach the image again.`);
+  }
+  checkLength(caption, `${where.label} caption`, where.maxTextChars);
+  return {
+    id: image.id ?? newId('img'),
+    roundId: where.roundId,
+    role: where.role,
+    ...(caption ? { caption } : {}),
+    ...(image.mimeType ? { mimeType: image.mimeType } : {}),
+    hasBytes: Boolean(image.bytes),
+  };
+}
+
+/** The turn text as indexed and shown: text, then `[Audio: …]`, then `[Image: caption]` per image. */
+function foldTurnText(turn: TurnInput | undefined, images: readonly ImageRef[], label: string, maxTextChars: number): string {
+  checkLength(turn?.text, `${label} text`, maxTextChars);
+  checkLength(turn?.audioTranscript, `${label} voice transcript`, maxTextChars);
+  const parts: string[] = [];
+  if (turn?.text?.trim()) parts.push(turn.text.trim());
+  if (turn?.audioTranscript?.trim()) parts.push(`[Audio: ${turn.audioTranscript.trim()}]`);
+  for (const image of images) if (image.caption) parts.push(`[Image: ${image.caption}]`);
+  return parts.join(' ');
+}
+
+function checkLength(text: string | undefined, label: string, maxTextChars: number): void {
+  if (text !== undefined && typeof text !== 'string') throw new VmemError('INVALID_INPUT', `${label} must be a string.`);
+  if (text && text.length > maxTextChars) {
+    throw new VmemError(
+      'TEXT_TOO_LONG',
+      `${label} is ${text.length.toLocaleString('en')} characters; the limit is ${maxTextChars.toLocaleString('en')}. Split it into several messages or raise maxTextChars.`,
+    );
+  }
+}
+
+function toEpochMs(value: RoundInput['timestamp'], label: string): number {
+  if (value === undefined) return Date.now();
+  const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value);
+  if (!Number.isFinite(ms)) throw new VmemError('INVALID_INPUT', `${label} has an unreadable timestamp "${String(value)}"; use epoch ms, a Date or an ISO date.`);
+  return ms;
+}
+
+/** The units a stored round is indexed by; derived from the round alone, so re-indexing needs no input. */
+export function unitSpecsOf(round: StoredRound): UnitSpec[] {
+  const specs: UnitSpec[] = [];
+  for (const role of ['user', 'assistant'] as const) {
+    const turn = round[role];
+    if (turn.text) specs.push({ id: `${round.id}#${role}`, roundId: round.id, kind: 'text', role, text: turn.text });
+    for (const image of turn.images) {
+      if (image.caption) specs.push({ id: `${image.id}#caption`, roundId: round.id, kind: 'caption', role, text: image.caption, imageId: image.id });
+      specs.push({ id: `${image.id}#image`, roundId: round.id, kind: 'image', role, imageId: image.id });
+    }
+  }
+  return specs;
+}

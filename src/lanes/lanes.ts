@@ -1,0 +1,97 @@
+import type { LaneHit } from '../core/retrieve.js';
+import type { StoredUnit } from '../types.js';
+import { Bm25Index } from './bm25.js';
+import { VectorMatrix } from './vector-matrix.js';
+
+/** Unit facts the lanes keep in memory (vectors live in the matrices). */
+export type IndexedUnit = Omit<StoredUnit, 'vector'>;
+
+/**
+ * The text lane (BM25 + dense over turn texts and captions) and the image lane (cosine over image
+ * vectors), with the unit table both share.
+ */
+export class Lanes {
+  private readonly bm25Index = new Bm25Index();
+  private readonly textVectors: VectorMatrix;
+  private readonly imageVectors: VectorMatrix | undefined;
+  private readonly units = new Map<string, IndexedUnit>();
+  private readonly unitsOfRound = new Map<string, string[]>();
+
+  constructor(textDimension: number, imageDimension: number | undefined) {
+    this.textVectors = new VectorMatrix(textDimension);
+    this.imageVectors = imageDimension === undefined ? undefined : new VectorMatrix(imageDimension);
+  }
+
+  unit(unitId: string): IndexedUnit | undefined {
+    return this.units.get(unitId);
+  }
+
+  add(units: readonly StoredUnit[]): void {
+    const textDocs: { id: string; text: string }[] = [];
+    for (const unit of units) {
+      if (this.units.has(unit.id)) continue;
+      const { vector, ...facts } = unit;
+      if (unit.lane === 'text') {
+        this.textVectors.add(unit.id, vector);
+        textDocs.push({ id: unit.id, text: unit.text ?? '' });
+      } else if (this.imageVectors) {
+        this.imageVectors.add(unit.id, vector);
+      }
+      this.units.set(unit.id, facts);
+      const ofRound = this.unitsOfRound.get(unit.roundId) ?? [];
+      ofRound.push(unit.id);
+      this.unitsOfRound.set(unit.roundId, ofRound);
+    }
+    this.bm25Index.insert(textDocs);
+  }
+
+  removeRound(roundId: string): void {
+    const unitIds = this.unitsOfRound.get(roundId) ?? [];
+    const textIds = unitIds.filter((id) => this.units.get(id)?.lane === 'text');
+    this.bm25Index.remove(textIds);
+    for (const id of unitIds) {
+      this.textVectors.remove(id);
+      this.imageVectors?.remove(id);
+      this.units.delete(id);
+    }
+    this.unitsOfRound.delete(roundId);
+  }
+
+  clear(): void {
+    for (const roundId of [...this.unitsOfRound.keys()]) this.removeRound(roundId);
+  }
+
+  bm25(text: string, limit: number, accept?: (roundId: string) => boolean): LaneHit[] {
+    // A filtered search ranks everything that matches, then filters, so the filter never starves the pool.
+    const hits = this.bm25Index.search(text, accept ? this.bm25Index.size : limit);
+    return this.toLaneHits(hits, limit, accept);
+  }
+
+  dense(vector: Float32Array, limit: number, accept?: (roundId: string) => boolean, captionsOnly = false): LaneHit[] {
+    const filter =
+      accept || captionsOnly
+        ? (unitId: string) => {
+            const unit = this.units.get(unitId);
+            return unit !== undefined && (!captionsOnly || unit.kind === 'caption') && (!accept || accept(unit.roundId));
+          }
+        : undefined;
+    return this.toLaneHits(this.textVectors.nearest(vector, limit, filter), limit);
+  }
+
+  image(vector: Float32Array, limit: number, accept?: (roundId: string) => boolean): LaneHit[] {
+    if (!this.imageVectors) return [];
+    const filter = accept ? (unitId: string) => accept(this.units.get(unitId)?.roundId ?? '') : undefined;
+    return this.toLaneHits(this.imageVectors.nearest(vector, limit, filter), limit);
+  }
+
+  private toLaneHits(hits: readonly { id: string; score: number }[], limit: number, accept?: (roundId: string) => boolean): LaneHit[] {
+    const out: LaneHit[] = [];
+    for (const hit of hits) {
+      const unit = this.units.get(hit.id);
+      if (!unit || (accept && !accept(unit.roundId))) continue;
+      out.push({ unitId: hit.id, roundId: unit.roundId, score: hit.score });
+      if (out.length >= limit) break;
+    }
+    return out;
+  }
+}

@@ -1,0 +1,207 @@
+import { describe, expect, it } from 'vitest';
+import type { ImageEncoder } from './encoders/types.js';
+import { VmemError } from './errors.js';
+import { createMemory } from './memory.js';
+import { createInMemoryStorage } from './storage/memory-storage.js';
+import { createHashTextEncoder } from './testing/hash-encoder.js';
+import type { RoundInput } from './types.js';
+
+/** Image "pixels" for tests: the bytes spell a word; the encoder hashes it like text. */
+function wordImageEncoder(id = 'word-image-64'): ImageEncoder & { calls: number } {
+  const inner = createHashTextEncoder({ dimension: 64 });
+  const encoder = {
+    id,
+    dimension: 64,
+    calls: 0,
+    async embed(images: readonly { bytes?: Uint8Array }[]) {
+      encoder.calls++;
+      return inner.embed(
+        images.map((image, index) => {
+          const text = new TextDecoder().decode(image.bytes ?? new Uint8Array());
+          if (!text.startsWith('IMG:')) throw new VmemError('IMAGE_DECODE_FAILED', `Image #${index + 1} could not be decoded.`);
+          return text.slice(4);
+        }),
+      );
+    },
+  };
+  return encoder;
+}
+const picture = (word: string, caption?: string) => ({ bytes: new TextEncoder().encode(`IMG:${word}`), mimeType: 'image/jpeg', ...(caption ? { caption } : {}) });
+
+const day = (n: number) => Date.UTC(2025, 0, n);
+const conversation: RoundInput[] = [
+  { id: 'r1', sessionId: 's1', timestamp: day(1), user: { text: 'I started learning the violin this week.' }, assistant: { text: 'Great, practice scales daily.' } },
+  { id: 'r2', sessionId: 's1', timestamp: day(1), user: { text: 'Here is my kitten', images: [picture('cat kitten whiskers', 'a grey kitten on a sofa')] }, assistant: { text: 'So cute!' } },
+  { id: 'r3', sessionId: 's1', timestamp: day(1), user: { text: 'My sister lives in Lisbon.' }, assistant: { text: 'Lisbon is lovely.' } },
+  { id: 'r4', sessionId: 's2', timestamp: day(5), user: { text: 'I bought a red motorcycle', images: [picture('motorcycle red wheels')] }, assistant: { text: 'Ride safely.' } },
+  { id: 'r5', sessionId: 's2', timestamp: day(5), user: { audioTranscript: 'remind me to book the violin lesson' }, assistant: { text: 'Noted.' } },
+  { id: 'r6', sessionId: 's2', timestamp: day(5), user: { text: 'We had pasta for dinner.' } },
+  { id: 'r7', sessionId: 's3', timestamp: day(9), user: { text: 'The violin teacher moved to Porto.' }, assistant: { text: 'Will you keep the lessons?' } },
+];
+
+async function filledMemory() {
+  const textEncoder = createHashTextEncoder();
+  const imageEncoder = wordImageEncoder();
+  const storage = createInMemoryStorage();
+  const memory = await createMemory({ textEncoder, imageEncoder, storage });
+  await memory.add(conversation);
+  return { memory, textEncoder, imageEncoder, storage };
+}
+
+describe('memory: building', () => {
+  it('stores rounds in order with folded captions and voice transcripts', async () => {
+    const { memory } = await filledMemory();
+    expect(memory.size).toBe(7);
+    expect(memory.rounds().map((round) => round.id)).toEqual(['r1', 'r2', 'r3', 'r4', 'r5', 'r6', 'r7']);
+    expect(memory.get('r2')!.user.text).toBe('Here is my kitten [Image: a grey kitten on a sofa]');
+    expect(memory.get('r2')!.user.images[0]!.caption).toBe('a grey kitten on a sofa');
+    expect(memory.get('r5')!.user.text).toBe('[Audio: remind me to book the violin lesson]');
+  });
+
+  it('adds incrementally and never re-encodes what is stored', async () => {
+    const { memory, textEncoder, imageEncoder } = await filledMemory();
+    const textsBefore = textEncoder.encoded.length;
+    const imageCallsBefore = imageEncoder.calls;
+    await memory.add({ id: 'r8', sessionId: 's3', timestamp: day(10), user: { text: 'New violin strings arrived.' } });
+    expect(textEncoder.encoded.slice(textsBefore)).toEqual(['New violin strings arrived.']);
+    expect(imageEncoder.calls).toBe(imageCallsBefore);
+    const result = await memory.retrieve('violin strings');
+    expect(result.trace[0]!.roundId).toBe('r8');
+  });
+
+  it('reopens from storage with no re-encoding and the same retrieval', async () => {
+    const { memory, storage } = await filledMemory();
+    const before = await memory.retrieve('where does my sister live?');
+    const textEncoder = createHashTextEncoder();
+    const reopened = await createMemory({ textEncoder, imageEncoder: wordImageEncoder(), storage });
+    expect(reopened.size).toBe(7);
+    const after = await reopened.retrieve('where does my sister live?');
+    expect(after.trace.map((entry) => entry.roundId)).toEqual(before.trace.map((entry) => entry.roundId));
+    expect(textEncoder.encoded).toEqual(['where does my sister live?']);
+  });
+
+  it('refuses to open a memory built by other encoders, and offers re-indexing', async () => {
+    const { storage } = await filledMemory();
+    const other = createHashTextEncoder({ id: 'other-model', dimension: 32 });
+    const opening = createMemory({ textEncoder: other, imageEncoder: wordImageEncoder(), storage });
+    await expect(opening).rejects.toThrow(VmemError);
+    await expect(opening).rejects.toMatchObject({ code: 'ENCODER_MISMATCH', message: expect.stringContaining("onEncoderMismatch: 'reindex'") });
+
+    const reindexed = await createMemory({ textEncoder: other, imageEncoder: wordImageEncoder(), storage, onEncoderMismatch: 'reindex' });
+    expect(reindexed.encoders.text).toEqual({ id: 'other-model', dimension: 32 });
+    expect((await reindexed.retrieve('sister Lisbon')).trace[0]!.roundId).toBe('r3');
+    // Once re-indexed, the memory opens with the new encoders and refuses the old ones.
+    await expect(createMemory({ textEncoder: createHashTextEncoder(), imageEncoder: wordImageEncoder(), storage })).rejects.toMatchObject({ code: 'ENCODER_MISMATCH' });
+  });
+
+  it('forgets a round everywhere', async () => {
+    const { memory, storage } = await filledMemory();
+    await memory.forget('r3');
+    expect(memory.get('r3')).toBeUndefined();
+    const result = await memory.retrieve('sister Lisbon');
+    expect(result.trace.map((entry) => entry.roundId)).not.toContain('r3');
+    expect((await storage.loadAll()).rounds.map((round) => round.id)).not.toContain('r3');
+  });
+});
+
+describe('memory: bad input leaves memory unchanged', () => {
+  const cases: [string, RoundInput | RoundInput[], string][] = [
+    ['an empty round', { user: { text: '   ' }, assistant: { text: '' } }, 'EMPTY_ROUND'],
+    ['text over the limit', { user: { text: 'x'.repeat(20_001) } }, 'TEXT_TOO_LONG'],
+    ['an image that fails to decode', { user: { text: 'look', images: [{ bytes: new Uint8Array([1, 2, 3]), mimeType: 'image/png' }] } }, 'IMAGE_DECODE_FAILED'],
+    ['a non-image attachment', { user: { text: 'doc', images: [{ bytes: new Uint8Array([1]), mimeType: 'application/pdf' }] } }, 'UNSUPPORTED_FILE'],
+    ['a duplicate id', { id: 'r1', user: { text: 'again' } }, 'DUPLICATE_ROUND'],
+    ['a batch with one bad round', [{ id: 'ok', user: { text: 'fine' } }, { user: { text: '' } }], 'EMPTY_ROUND'],
+  ];
+  it.each(cases)('rejects %s', async (_label, input, code) => {
+    const { memory, storage } = await filledMemory();
+    await expect(memory.add(input)).rejects.toMatchObject({ code });
+    expect(memory.size).toBe(7);
+    expect((await storage.loadAll()).rounds).toHaveLength(7);
+    expect(memory.get('ok')).toBeUndefined();
+  });
+
+  it('rejects forgetting an unknown round', async () => {
+    const { memory } = await filledMemory();
+    await expect(memory.forget('nope')).rejects.toMatchObject({ code: 'UNKNOWN_ROUND' });
+    expect(memory.size).toBe(7);
+  });
+
+  it('rejects a query with neither text nor image', async () => {
+    const { memory } = await filledMemory();
+    await expect(memory.retrieve({ text: '  ' })).rejects.toMatchObject({ code: 'EMPTY_QUERY' });
+  });
+
+  it('refuses to answer without an LLM, with advice', async () => {
+    const { memory } = await filledMemory();
+    await expect(memory.answer('where does my sister live?')).rejects.toMatchObject({ code: 'LLM_UNAVAILABLE' });
+  });
+});
+
+describe('memory: routed retrieval', () => {
+  it('text→text returns the hit with its ±1 neighbours as one block and a trace', async () => {
+    const { memory } = await filledMemory();
+    const result = await memory.retrieve('Where does my sister live? Lisbon', { k: 1 });
+    expect(result.case).toBe('text→text');
+    expect(result.blocks.map((block) => block.rounds.map((round) => round.id))).toEqual([['r2', 'r3']]);
+    const hit = result.trace.find((entry) => entry.roundId === 'r3')!;
+    expect(hit.neighbour).toBe(false);
+    expect(hit.rank).toBe(1);
+    expect(hit.hits.map((h) => h.signal).sort()).toEqual(['bm25', 'dense']);
+    expect(result.trace.find((entry) => entry.roundId === 'r2')).toMatchObject({ neighbour: true, neighbourOf: ['r3'] });
+  });
+
+  it('neighbours do not count against k', async () => {
+    const { memory } = await filledMemory();
+    const result = await memory.retrieve('violin', { k: 2 });
+    expect(result.trace.filter((entry) => !entry.neighbour)).toHaveLength(2);
+    expect(result.trace.filter((entry) => entry.neighbour).length).toBeGreaterThan(0);
+  });
+
+  it('aggregation questions drop neighbours and widen k', async () => {
+    const { memory } = await filledMemory();
+    const result = await memory.retrieve('List all the violin things I mentioned', { k: 1, aggregationK: 3 });
+    expect(result.route.aggregation).toBe(true);
+    expect(result.trace.every((entry) => !entry.neighbour)).toBe(true);
+    expect(result.trace).toHaveLength(3);
+    const plain = await memory.retrieve('List all the violin things I mentioned', { k: 1, aggregationBranch: false });
+    expect(plain.trace.filter((entry) => !entry.neighbour)).toHaveLength(1);
+  });
+
+  it('text→image keeps only rounds near images and returns their pictures', async () => {
+    const { memory } = await filledMemory();
+    const result = await memory.retrieve('Which photo showed the kitten?');
+    expect(result.case).toBe('text→image');
+    expect(result.images[0]!.caption).toBe('a grey kitten on a sofa');
+    // r6 and r7 have no image within ±1 of their session, so the filter keeps them out.
+    const hitIds = result.trace.filter((entry) => !entry.neighbour).map((entry) => entry.roundId);
+    expect(hitIds).not.toContain('r7');
+    expect(hitIds).not.toContain('r6');
+    const unfiltered = await memory.retrieve('Which photo showed the violin?', { imageRoundFilter: false });
+    expect(unfiltered.trace.filter((entry) => !entry.neighbour).map((entry) => entry.roundId)).toContain('r7');
+  });
+
+  it('image+text→image finds the stored picture through the image lane only', async () => {
+    const { memory } = await filledMemory();
+    const result = await memory.retrieve({ text: 'Which earlier photo shows the same thing as this one?', image: picture('red motorcycle wheels') });
+    expect(result.case).toBe('image+text→image');
+    expect(result.images[0]!.roundId).toBe('r4');
+    const top = result.trace[0]!;
+    expect(top.hits.map((hit) => `${hit.lane}/${hit.signal}`)).toEqual(['image/image']);
+  });
+
+  it('image+text→text returns the text of the round whose image matches', async () => {
+    const { memory } = await filledMemory();
+    const result = await memory.retrieve({ text: 'What did I say about this?', image: picture('kitten cat whiskers') });
+    expect(result.case).toBe('image+text→text');
+    expect(result.trace[0]!.roundId).toBe('r2');
+    expect(result.blocks.flatMap((block) => block.rounds.map((round) => round.id))).toContain('r2');
+  });
+
+  it('unit granularity returns bare units', async () => {
+    const { memory } = await filledMemory();
+    const result = await memory.retrieve('sister Lisbon', { granularity: 'unit', k: 2, neighbours: 0 });
+    expect(result.units).toHaveLength(2);
+    expect(result.units![0]!.roundId).toBe('r3');
+  });
+});
