@@ -8,7 +8,7 @@ import { VmemError } from './errors.js';
 import { prepareRounds, unitSpecsOf, type UnitSpec } from './ingest.js';
 import { Lanes } from './lanes/lanes.js';
 import { normalize } from './lanes/vector-matrix.js';
-import { captionAnchorPrompt, imageKeywordsPrompt, parseKeywords } from './llm/prompts.js';
+import { captionAnchorPrompt, cleanCaption, imageKeywordsPrompt, parseKeywords } from './llm/prompts.js';
 import { createNoneProvider } from './llm/none.js';
 import type { LlmProvider } from './llm/types.js';
 import { DEFAULT_MAX_TEXT_CHARS, normalizeRetrievalOptions, type MemoryOptions, type RetrievalOptions } from './options.js';
@@ -354,7 +354,7 @@ class MemoryImpl implements Memory {
 
   private async hypotheticalCaption(question: string): Promise<string | undefined> {
     const reply = await this.llm.complete({ messages: captionAnchorPrompt(question), temperature: 0 });
-    return reply.trim() || undefined;
+    return cleanCaption(reply) || undefined;
   }
 
   private async imageKeywords(image: NonNullable<Query['image']>, question: string): Promise<string[]> {
