@@ -4,7 +4,7 @@ import { roundsNearImages } from './core/assemble.js';
 import { runRetrieval, type EncodedQuery, type IndexView } from './core/retrieve.js';
 import { route } from './core/route.js';
 import type { ImageEncoder, ImagePayload, TextEncoder } from './encoders/types.js';
-import { VmemError } from './errors.js';
+import { isLlmError, VmemError } from './errors.js';
 import { prepareRounds, unitSpecsOf, type UnitSpec } from './ingest.js';
 import { Lanes } from './lanes/lanes.js';
 import { normalize } from './lanes/vector-matrix.js';
@@ -322,11 +322,23 @@ class MemoryImpl implements Memory {
 
   private async encodeQuery(text: string, image: Query['image'], decided: EncodedQuery['route'], useLlm: boolean): Promise<EncodedQuery> {
     const llmReady = useLlm && this.llm.available;
-    const targetsImages = decided.target === 'image' && !image;
+    const warnings: string[] = [];
+    // An anchor is an optional improvement: if the LLM fails, retrieval goes on with the raw query and says so.
+    const anchor = async <T>(what: string, fallback: T, call: () => Promise<T>): Promise<T> => {
+      try {
+        return await call();
+      } catch (error) {
+        if (!isLlmError(error)) throw error;
+        warnings.push(`${what} skipped: ${error.message}`);
+        return fallback;
+      }
+    };
+    const wantsCaption = llmReady && decided.target === 'image' && !image && !decided.counting && text !== '';
+    const wantsKeywords = llmReady && this.llm.vision && image?.bytes !== undefined && decided.target === 'text';
     const [captionAnchor, keywords, imageVector] = await Promise.all([
-      llmReady && targetsImages && !decided.counting && text ? this.hypotheticalCaption(text) : Promise.resolve(undefined),
-      llmReady && this.llm.vision && image?.bytes && decided.target === 'text' ? this.imageKeywords(image, text) : Promise.resolve([]),
-      image ? this.encodeQueryImage(image) : Promise.resolve(undefined),
+      wantsCaption ? anchor('Hypothetical caption', undefined, () => this.hypotheticalCaption(text)) : undefined,
+      wantsKeywords ? anchor('Image keywords', [] as string[], () => this.imageKeywords(image!, text)) : [],
+      image ? this.encodeQueryImage(image) : undefined,
     ]);
     const searchText = [text, ...keywords].join(' ').trim();
     const toEmbed = [searchText, captionAnchor].filter((value): value is string => Boolean(value));
@@ -337,6 +349,7 @@ class MemoryImpl implements Memory {
       ...(searchText ? { textVector: normalize(vectors[0]!) } : {}),
       ...(imageVector ? { imageVector } : {}),
       ...(captionAnchor ? { captionAnchor, captionAnchorVector: normalize(vectors[searchText ? 1 : 0]!) } : {}),
+      ...(warnings.length ? { warnings } : {}),
     };
   }
 

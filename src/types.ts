@@ -150,6 +150,8 @@ export interface RetrievalResult {
   /** Images of the top rounds, best first; for image targets, the answer itself. */
   readonly images: readonly ImageRef[];
   readonly trace: readonly TraceEntry[];
+  /** Problems that degraded this retrieval without stopping it, e.g. an LLM anchor that failed. */
+  readonly warnings?: readonly string[];
   /** Under `granularity: 'unit'` only: the bare units returned, best first. */
   readonly units?: readonly ReturnedUnit[];
 }

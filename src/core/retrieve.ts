@@ -54,6 +54,7 @@ export interface EncodedQuery {
   readonly imageVector?: Float32Array;
   readonly captionAnchor?: string;
   readonly captionAnchorVector?: Float32Array;
+  readonly warnings?: readonly string[];
 }
 
 type SignalSource = 'bm25' | 'dense' | 'caption-dense' | 'image';
@@ -124,7 +125,13 @@ export function runRetrieval(view: IndexView, query: EncodedQuery, options: Norm
   });
   const fused = reciprocalRankFusion(rankings, options.rrfK).slice(0, k);
 
-  const base = { case: theCase, route: query.route, queryText: query.text, ...(query.captionAnchor ? { captionAnchor: query.captionAnchor } : {}) };
+  const base: ResultBase = {
+    case: theCase,
+    route: query.route,
+    queryText: query.text,
+    ...(query.captionAnchor ? { captionAnchor: query.captionAnchor } : {}),
+    ...(query.warnings?.length ? { warnings: query.warnings } : {}),
+  };
   return unitLevel ? unitResult(view, fused, base) : roundResult(view, fused, radius, theCase, base);
 }
 
@@ -147,7 +154,7 @@ function searchSignal(
   }
 }
 
-type ResultBase = Pick<RetrievalResult, 'case' | 'route' | 'queryText' | 'captionAnchor'>;
+type ResultBase = Pick<RetrievalResult, 'case' | 'route' | 'queryText' | 'captionAnchor' | 'warnings'>;
 
 function roundResult(view: IndexView, fused: FusedCandidate[], radius: number, theCase: RetrievalCase, base: ResultBase): RetrievalResult {
   const hitIds = fused.map((candidate) => candidate.key);

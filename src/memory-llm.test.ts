@@ -1,0 +1,95 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createOpenAiProvider } from './llm/openai.js';
+import { completionBody, startFakeOpenAiServer, type FakeOpenAiServer, type RecordedRequest } from './llm/testing/fake-openai-server.js';
+import { createMemory } from './memory.js';
+import { createHashTextEncoder } from './testing/hash-encoder.js';
+import type { ImageEncoder } from './encoders/types.js';
+
+let server: FakeOpenAiServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const lastUserText = (request: RecordedRequest) => {
+  const messages = (request.body as { messages: { role: string; content: unknown }[] }).messages;
+  const content = messages.at(-1)!.content;
+  return typeof content === 'string' ? content : JSON.stringify(content);
+};
+
+const constantImageEncoder: ImageEncoder = {
+  id: 'constant-image',
+  dimension: 4,
+  async embed(images) {
+    return images.map(() => new Float32Array([1, 0, 0, 0]));
+  },
+};
+
+async function memoryWithLlm(reply: (request: RecordedRequest) => string, options: { vision?: boolean; status?: number } = {}) {
+  server = await startFakeOpenAiServer((request) =>
+    options.status ? { status: options.status, body: { error: { message: 'upstream down' } } } : { body: completionBody(reply(request)) },
+  );
+  const llm = createOpenAiProvider({ baseUrl: server.url, model: 'test-model', apiKey: 'sk-secret', vision: options.vision ?? false, timeoutMs: 5_000 });
+  const memory = await createMemory({ textEncoder: createHashTextEncoder(), imageEncoder: constantImageEncoder, llm });
+  await memory.add([
+    { id: 'garden', sessionId: 's', user: { text: 'My tomatoes are growing', images: [{ caption: 'green tomato plants on a balcony', bytes: new Uint8Array([1]), mimeType: 'image/jpeg' }] } },
+    { id: 'beach', sessionId: 's', user: { text: 'Holiday time', images: [{ caption: 'surfers riding waves at sunset', bytes: new Uint8Array([2]), mimeType: 'image/jpeg' }] } },
+    { id: 'chat', sessionId: 's', user: { text: 'I fixed the printer driver' } },
+  ]);
+  return memory;
+}
+
+describe('memory with an LLM: anchors', () => {
+  it('text→image searches captions with a hypothetical caption from the LLM', async () => {
+    const memory = await memoryWithLlm(() => 'Caption: surfers on ocean waves at sunset');
+    const result = await memory.retrieve('Which picture was from my trip?');
+    expect(server!.requests).toHaveLength(1);
+    expect(lastUserText(server!.requests[0]!)).toContain('Which picture was from my trip?');
+    expect(result.captionAnchor).toBe('surfers on ocean waves at sunset');
+    expect(result.trace[0]!.roundId).toBe('beach');
+    expect(result.trace[0]!.hits.map((hit) => hit.signal)).toContain('caption-anchor');
+    expect(result.images[0]!.caption).toBe('surfers riding waves at sunset');
+  });
+
+  it('counting questions skip the hypothetical caption', async () => {
+    const memory = await memoryWithLlm(() => 'anything');
+    const result = await memory.retrieve('How many photos of plants did I send?');
+    expect(result.route.counting).toBe(true);
+    expect(server!.requests).toHaveLength(0);
+    expect(result.captionAnchor).toBeUndefined();
+  });
+
+  it('image+text→text appends keywords a vision LLM reads off the query image', async () => {
+    const memory = await memoryWithLlm(() => 'printer, driver, cable', { vision: true });
+    const result = await memory.retrieve({ text: 'What did I say about this?', image: { bytes: new Uint8Array([9, 9]), mimeType: 'image/png' } });
+    expect(result.case).toBe('image+text→text');
+    expect(result.queryText).toBe('What did I say about this? printer driver cable');
+    const body = server!.requests[0]!.body as { messages: { content: unknown }[] };
+    expect(JSON.stringify(body.messages)).toContain('data:image/png;base64,');
+    expect(result.trace[0]!.roundId).toBe('chat');
+  });
+
+  it('a failing LLM degrades to the raw query with a warning, not an error', async () => {
+    const memory = await memoryWithLlm(() => '', { status: 500 });
+    const result = await memory.retrieve('Which photo had the tomato plants?');
+    expect(result.captionAnchor).toBeUndefined();
+    expect(result.warnings?.[0]).toMatch(/Hypothetical caption skipped: .*500/);
+    expect(result.warnings?.[0]).not.toContain('sk-secret');
+    expect(result.trace[0]!.roundId).toBe('garden');
+  });
+
+  it('answers with our prompt and the retrieved context', async () => {
+    const memory = await memoryWithLlm(() => 'You fixed the printer driver.');
+    const answered = await memory.answer('What did I fix?');
+    expect(answered.answer).toBe('You fixed the printer driver.');
+    expect(lastUserText(server!.requests[0]!)).toContain('I fixed the printer driver');
+    expect(answered.retrieval.trace[0]!.roundId).toBe('chat');
+  });
+
+  it('conflict questions get the Yes/No prompt', async () => {
+    const memory = await memoryWithLlm(() => 'No. Nothing in memory contradicts it.');
+    const answered = await memory.answer('Does this conflict with my memory: I grow tomatoes.');
+    expect(answered.answer).toMatch(/^No/);
+    expect(lastUserText(server!.requests[0]!)).toMatch(/exactly "Yes"/);
+  });
+});
