@@ -1,4 +1,5 @@
 import type { ProgressCallback } from './encoders/types.js';
+import type { SkippedImage } from './images/attach.js';
 import type { LlmImage } from './llm/types.js';
 import type { RetrievalOptions } from './options.js';
 import type { StoredImage } from './storage/types.js';
@@ -44,7 +45,19 @@ export interface AnswerResult {
   readonly attachedImages: readonly ImageRef[];
   /** How the call degraded after a context-length rejection. */
   readonly degraded?: 'fewer-images' | 'text-only';
+  /** Why no picture went along, when none did. */
+  readonly attachSkipped?: AttachSkipReason;
+  /** Retrieved pictures passed over while preparing (caption-only, missing, undecodable). */
+  readonly skippedImages: readonly SkippedImage[];
 }
+
+/**
+ * Why an answer went without pictures:
+ * `disabled` (`attachImages: false` or `maxImages: 0`), `text-only-provider` (the LLM has no vision),
+ * `not-visual` (the question asks for nothing seen and targets no image), `no-resizer` (no
+ * `imageResizer` configured), `no-images` (nothing retrieved has image bytes that decode).
+ */
+export type AttachSkipReason = 'disabled' | 'text-only-provider' | 'not-visual' | 'no-resizer' | 'no-images';
 
 /** A long-term memory of one conversation (or one user). Create it with `createMemory`. */
 export interface Memory {
@@ -63,6 +76,11 @@ export interface Memory {
   answer(query: Query | string, options?: AnswerOptions): Promise<AnswerResult>;
   /** Ranks units by one signal. */
   search(request: SignalSearch): Promise<UnitHit[]>;
+  /**
+   * Sets an image's caption (e.g. from the description job), folds it into its turn's text and indexes
+   * it. Rejects with `UNKNOWN_ROUND` for an image not stored.
+   */
+  setCaption(imageId: string, caption: string): Promise<StoredRound>;
   get(roundId: string): StoredRound | undefined;
   /** All rounds in history order. */
   rounds(): readonly StoredRound[];
@@ -73,4 +91,4 @@ export interface Memory {
   close(): Promise<void>;
 }
 
-export type { LlmImage };
+export type { LlmImage, SkippedImage };

@@ -15,8 +15,24 @@ export { createNoneProvider } from './llm/none.js';
 export { createOpenAiProvider } from './llm/openai.js';
 export { createWebLlmProvider } from './llm/web-llm.js';
 export * as prompts from './llm/prompts.js';
+export { browserImageResizer } from './images/browser-resize.js';
+export { needsVisualDetail } from './images/visual-question.js';
+export { LLM_IMAGE_MAX_SIDE, LLM_IMAGE_QUALITY } from './images/types.js';
+export { clipToRounds } from './video/clip.js';
+export { openVideoFrames } from './video/browser-frames.js';
+export { selectKeyframes, uniformKeyframes, DEFAULT_SEGMENT_SECONDS, DEFAULT_FRAMES_PER_SEGMENT } from './video/select.js';
+export { describeImages, imagesToDescribe } from './enrich/describe.js';
+export { MEMORY_TOOLS } from './tools/definitions.js';
+export { runTool } from './tools/run-tool.js';
+export { runAgent } from './tools/agent.js';
 
-export type { Memory, AddOptions, AnswerOptions, AnswerResult, SignalSearch, UnitHit } from './api.js';
+export type { Memory, AddOptions, AnswerOptions, AnswerResult, AttachSkipReason, SkippedImage, SignalSearch, UnitHit } from './api.js';
+export type { ImageResizer, ResizedImage } from './images/types.js';
+export type { ClipOptions, ClipResult, FrameSource } from './video/clip.js';
+export type { VideoFrames, VideoFramesOptions } from './video/browser-frames.js';
+export type { DescribeOptions, DescribeResult, DescribeState, DescribeTarget } from './enrich/describe.js';
+export type { ToolDefinition, MemoryToolName } from './tools/definitions.js';
+export type { AgentOptions, AgentResult, AgentStep } from './tools/agent.js';
 export type { MemoryOptions, RetrievalOptions, NormalizedRetrievalOptions } from './options.js';
 export type {
   Block,

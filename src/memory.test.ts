@@ -205,3 +205,25 @@ describe('memory: routed retrieval', () => {
     expect(result.units![0]!.roundId).toBe('r3');
   });
 });
+
+describe('memory: captions added later', () => {
+  it('setCaption folds the caption into the turn, indexes it, and keeps the image vector', async () => {
+    const { memory, imageEncoder, storage } = await filledMemory();
+    const imageId = memory.get('r4')!.user.images[0]!.id;
+    const imageCalls = imageEncoder.calls;
+    const updated = await memory.setCaption(imageId, 'a shiny red motorcycle parked by a lighthouse');
+    expect(updated.user.text).toBe('I bought a red motorcycle [Image: a shiny red motorcycle parked by a lighthouse]');
+    expect(imageEncoder.calls).toBe(imageCalls);
+    const result = await memory.retrieve('lighthouse');
+    expect(result.trace[0]!.roundId).toBe('r4');
+    const imageHit = await memory.retrieve({ text: 'Which earlier photo is like this?', image: picture('motorcycle red wheels') });
+    expect(imageHit.images[0]!.id).toBe(imageId);
+    expect((await storage.loadAll()).units.filter((unit) => unit.roundId === 'r4').map((unit) => unit.kind).sort()).toEqual(['caption', 'image', 'text', 'text']);
+  });
+
+  it('setCaption rejects an unknown image and an empty caption', async () => {
+    const { memory } = await filledMemory();
+    await expect(memory.setCaption('nope', 'x')).rejects.toMatchObject({ code: 'UNKNOWN_ROUND' });
+    await expect(memory.setCaption(memory.get('r2')!.user.images[0]!.id, '  ')).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+  });
+});

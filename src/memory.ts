@@ -118,10 +118,7 @@ class MemoryImpl implements Memory {
     const onProgress = this.options.onProgress;
     onProgress?.({ status: 'initiate', task: 'reindex' });
     for (const [index, round] of rounds.entries()) {
-      const images = await Promise.all(
-        [...round.user.images, ...round.assistant.images].map(async (ref) => (ref.hasBytes ? await this.storage.getImage(ref.id) : undefined)),
-      );
-      const stored = images.filter((image): image is StoredImage => image !== undefined);
+      const stored = await this.storedImagesOf(round);
       const units = await this.encodeUnits([{ round, images: stored }]);
       records.push({ round, units, images: stored });
       onProgress?.({ status: 'progress', task: 'reindex', loaded: index + 1, total: rounds.length });
@@ -203,6 +200,32 @@ class MemoryImpl implements Memory {
     return this.lanes.dense(normalize(vector!), limit, accept, request.signal === 'caption-dense');
   }
 
+  setCaption(imageId: string, caption: string): Promise<StoredRound> {
+    this.assertOpen();
+    return this.enqueueWrite(async () => {
+      const text = typeof caption === 'string' ? caption.trim() : '';
+      if (!text) throw new VmemError('INVALID_INPUT', `The caption for image "${imageId}" is empty; pass a description.`);
+      if (text.length > this.maxTextChars) {
+        throw new VmemError('TEXT_TOO_LONG', `The caption for image "${imageId}" is ${text.length} characters; the limit is ${this.maxTextChars}.`);
+      }
+      const round = this.history.find((candidate) => [...candidate.user.images, ...candidate.assistant.images].some((image) => image.id === imageId));
+      if (!round) throw new VmemError('UNKNOWN_ROUND', `No image "${imageId}" in this memory; it may have been forgotten.`);
+      const updated = withCaption(round, imageId, text);
+      // Only text changes: re-encode the text units, keep the image vectors as stored.
+      const imageUnits = this.lanes
+        .unitIdsOf(round.id)
+        .map((unitId) => this.lanes.storedUnit(unitId))
+        .filter((unit): unit is StoredUnit => unit !== undefined && unit.lane === 'image');
+      const textUnits = (await this.encodeUnits([{ round: updated, images: [] }])).filter((unit) => unit.lane === 'text');
+      const images = await this.storedImagesOf(updated);
+      await this.storage.putRounds([{ round: updated, units: [...textUnits, ...imageUnits], images }]);
+      this.lanes.removeRound(round.id);
+      this.lanes.add([...textUnits, ...imageUnits]);
+      this.setHistory(this.history.map((candidate) => (candidate.id === round.id ? updated : candidate)));
+      return updated;
+    });
+  }
+
   get(roundId: string): StoredRound | undefined {
     const at = this.indexOf.get(roundId);
     return at === undefined ? undefined : this.history[at];
@@ -254,6 +277,12 @@ class MemoryImpl implements Memory {
     // The queue continues after a failed write; the failure still reaches this caller.
     this.writeQueue = run.catch(() => undefined);
     return run;
+  }
+
+  private async storedImagesOf(round: StoredRound): Promise<StoredImage[]> {
+    const refs = [...round.user.images, ...round.assistant.images].filter((ref) => ref.hasBytes);
+    const images = await Promise.all(refs.map((ref) => this.storage.getImage(ref.id)));
+    return images.filter((image): image is StoredImage => image !== undefined);
   }
 
   private nextSeq(): number {
@@ -386,4 +415,16 @@ function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string
     groups.set(key, group);
   }
   return groups;
+}
+
+/** The round with one image's caption set, and the caption folded into its turn's text. */
+function withCaption(round: StoredRound, imageId: string, caption: string): StoredRound {
+  const update = (turn: StoredRound['user']): StoredRound['user'] => {
+    const image = turn.images.find((candidate) => candidate.id === imageId);
+    if (!image) return turn;
+    const folded = `[Image: ${caption}]`;
+    const text = image.caption ? turn.text.replace(`[Image: ${image.caption}]`, folded) : [turn.text, folded].filter(Boolean).join(' ');
+    return { text, images: turn.images.map((candidate) => (candidate.id === imageId ? { ...candidate, caption } : candidate)) };
+  };
+  return { ...round, user: update(round.user), assistant: update(round.assistant) };
 }

@@ -1,6 +1,7 @@
 import type { ImageEncoder, ProgressCallback, TextEncoder } from './encoders/types.js';
 import type { LlmProvider } from './llm/types.js';
 import type { MemoryStorage } from './storage/types.js';
+import type { ImageResizer } from './images/types.js';
 import type { Signal } from './types.js';
 
 /** Knobs of routed retrieval. Every field has the default shown. */
@@ -70,6 +71,12 @@ export interface MemoryOptions {
    * @default 'error'
    */
   readonly onEncoderMismatch?: 'error' | 'reindex';
+  /**
+   * Shrinks pictures attached to answers (longest side ≤ 768 px, JPEG quality 80). Without it answers
+   * attach none. Use `nodeImageResizer` from `vmem/node` or `browserImageResizer`.
+   * @default undefined
+   */
+  readonly imageResizer?: ImageResizer;
   /** Progress of long work: ingest and re-indexing. */
   readonly onProgress?: ProgressCallback;
 }

@@ -26,6 +26,17 @@ export class Lanes {
     return this.units.get(unitId);
   }
 
+  /** The stored unit with its vector, as storage keeps it. */
+  storedUnit(unitId: string): StoredUnit | undefined {
+    const facts = this.units.get(unitId);
+    const vector = facts && (facts.lane === 'text' ? this.textVectors.get(unitId) : this.imageVectors?.get(unitId));
+    return facts && vector ? { ...facts, vector } : undefined;
+  }
+
+  unitIdsOf(roundId: string): readonly string[] {
+    return this.unitsOfRound.get(roundId) ?? [];
+  }
+
   add(units: readonly StoredUnit[]): void {
     const textDocs: { id: string; text: string }[] = [];
     for (const unit of units) {

@@ -34,6 +34,12 @@ export class VectorMatrix {
     this.rowOf.set(id, row);
   }
 
+  /** A copy of the stored vector, or undefined. */
+  get(id: string): Float32Array | undefined {
+    const row = this.rowOf.get(id);
+    return row === undefined ? undefined : this.data.slice(row * this.dimension, (row + 1) * this.dimension);
+  }
+
   /** Removes a row by moving the last row into its place. */
   remove(id: string): void {
     const row = this.rowOf.get(id);
