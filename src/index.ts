@@ -18,6 +18,15 @@ export * as prompts from './llm/prompts.js';
 export { browserImageResizer } from './images/browser-resize.js';
 export { needsVisualDetail } from './images/visual-question.js';
 export { LLM_IMAGE_MAX_SIDE, LLM_IMAGE_QUALITY } from './images/types.js';
+export {
+  createUseLiteTextEncoder,
+  createMobileNetImageEncoder,
+  createCaptionProxyImageEncoder,
+  createBrowserImageDecoder,
+  createEmbeddedEncoders,
+  USE_LITE_DIMENSION,
+  MOBILENET_DIMENSION,
+} from './encoders/index.js';
 export { clipToRounds } from './video/clip.js';
 export { openVideoFrames } from './video/browser-frames.js';
 export { selectKeyframes, uniformKeyframes, DEFAULT_SEGMENT_SECONDS, DEFAULT_FRAMES_PER_SEGMENT } from './video/select.js';
@@ -57,6 +66,16 @@ export type {
   UnitKind,
 } from './types.js';
 export type { TextEncoder, ImageEncoder, ImagePayload, ImageDecoder, RgbaImage, ProgressEvent, ProgressCallback } from './encoders/types.js';
+export type {
+  EmbeddedEncoders,
+  EmbeddedEncodersOptions,
+  EmbeddedImageMode,
+  LoadableImageEncoder,
+  LoadableTextEncoder,
+  MobileNetImageEncoderOptions,
+  UseLiteTextEncoderOptions,
+  WasmPaths,
+} from './encoders/index.js';
 export type { LlmProvider, LlmMessage, LlmRequest, LlmImage } from './llm/types.js';
 export type { MemoryStorage, Manifest, RoundRecord, StoredImage } from './storage/types.js';
 export type { VmemErrorCode } from './errors.js';

@@ -4,7 +4,8 @@ import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { downscaleRgba } from './downscale.js';
 import { fitWithin } from './fit.js';
-import { decodeImageNode, nodeImageResizer } from './node-resize.js';
+import { decodeImageNodeSync } from '../encoders/node-decoder.js';
+import { nodeImageResizer } from './node-resize.js';
 
 const PHOTOS = '/work/shared/fixtures/photos';
 
@@ -68,8 +69,8 @@ describe('nodeImageResizer', () => {
   });
 
   it('rejects formats it cannot read and damaged files with typed errors', async () => {
-    await expect(nodeImageResizer(new Uint8Array([0x52, 0x49, 0x46, 0x46, 0, 0]), 'image/webp', 768, 80)).rejects.toMatchObject({ code: 'UNSUPPORTED_FILE' });
+    await expect(nodeImageResizer(new Uint8Array([0x52, 0x49, 0x46, 0x46, 0, 0]), 'image/webp', 768, 80)).rejects.toMatchObject({ code: 'IMAGE_DECODE_FAILED', message: expect.stringContaining('not supported') });
     await expect(nodeImageResizer(new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 1, 2]), 'image/jpeg', 768, 80)).rejects.toMatchObject({ code: 'IMAGE_DECODE_FAILED' });
-    expect(() => decodeImageNode(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0]))).toThrow(expect.objectContaining({ code: 'IMAGE_DECODE_FAILED' }));
+    expect(() => decodeImageNodeSync(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0]))).toThrow(expect.objectContaining({ code: 'IMAGE_DECODE_FAILED' }));
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ProgressEvent } from '../encoders/types.js';
-import { decodeImageNode } from '../images/node-resize.js';
+import { decodeImageNode, decodeImageNodeSync } from '../encoders/node-decoder.js';
 import { createThumbImageEncoder } from '../images/testing/thumb-encoder.js';
 import { createMemory } from '../memory.js';
 import { createHashTextEncoder } from '../testing/hash-encoder.js';
@@ -17,7 +17,7 @@ function shown(name: string, from: number, to: number): Stretch {
   let photo = cache.get(name);
   if (!photo) {
     const bytes = new Uint8Array(readFileSync(`${PHOTOS}/${name}.jpg`));
-    photo = { name, bytes, pixels: decodeImageNode(bytes) };
+    photo = { name, bytes, pixels: decodeImageNodeSync(bytes) };
     cache.set(name, photo);
   }
   return { ...photo, from, to };

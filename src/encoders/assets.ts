@@ -1,0 +1,61 @@
+import { VmemError } from '../errors.js';
+
+/** What the encoders need from a fetch response. The global `Response` fits. */
+export interface AssetResponse {
+  readonly ok: boolean;
+  readonly status: number;
+  arrayBuffer(): Promise<ArrayBuffer>;
+}
+
+/**
+ * Fetches one model file. Browsers pass `fetch` (or a wrapper that adds caching or auth);
+ * Node passes a file reader (see `node-assets.ts`).
+ * @example const fetchAsset: FetchAsset = (url) => fetch(url)
+ */
+export type FetchAsset = (url: string) => Promise<AssetResponse>;
+
+/** The platform `fetch`, bound, or a function that explains what to pass when there is none. */
+export function defaultFetch(): FetchAsset {
+  const platformFetch = (globalThis as { fetch?: FetchAsset }).fetch;
+  if (platformFetch === undefined) {
+    return async (url) => {
+      throw new VmemError('MODEL_LOAD_FAILED', `No fetch() here to load ${url}; pass a \`fetch\` option that reads model files.`);
+    };
+  }
+  return (url) => platformFetch(url);
+}
+
+/**
+ * Reads one file as bytes. Rejects with `MODEL_LOAD_FAILED` naming the file and the HTTP status or cause.
+ * @param what Human name of the file for the message, e.g. 'USE-Lite weights'.
+ */
+export async function fetchBytes(fetchAsset: FetchAsset, url: string, what: string): Promise<Uint8Array> {
+  let response: AssetResponse;
+  try {
+    response = await fetchAsset(url);
+  } catch (cause) {
+    if (cause instanceof VmemError) throw cause;
+    throw new VmemError('MODEL_LOAD_FAILED', `Could not load ${what} from ${url}: ${String(cause)}. Check that the file is served at that address.`, { cause });
+  }
+  if (!response.ok) {
+    throw new VmemError('MODEL_LOAD_FAILED', `Could not load ${what} from ${url}: HTTP ${response.status}. Check that the file is served at that address.`);
+  }
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+/** Reads one file as JSON; a parse failure is `MODEL_LOAD_FAILED` naming the file. */
+export async function fetchJson<T>(fetchAsset: FetchAsset, url: string, what: string): Promise<T> {
+  const bytes = await fetchBytes(fetchAsset, url, what);
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes)) as T;
+  } catch (cause) {
+    throw new VmemError('MODEL_LOAD_FAILED', `${what} at ${url} is not valid JSON (${String(cause)}); the file is damaged or is not ${what}.`, { cause });
+  }
+}
+
+/**
+ * The address of `name` next to `base` (a URL or a file path): 'a/b/model.json' + 'vocab.json' → 'a/b/vocab.json'.
+ */
+export function siblingOf(base: string, name: string): string {
+  return base.slice(0, base.lastIndexOf('/') + 1) + name;
+}
