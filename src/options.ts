@@ -18,6 +18,12 @@ export interface RetrievalOptions {
   readonly aggregationK?: number;
   /** Per-signal weight in the fusion; 0 turns a signal off. @default { bm25: 1, dense: 1, image: 1, 'caption-anchor': 1 } */
   readonly weights?: Partial<Record<Signal, number>>;
+  /**
+   * Lanes vote equally in the fusion: each signal's weight is divided by the number of signals firing
+   * in its lane, so the text lane's BM25 and dense together weigh as much as the image lane.
+   * @default true
+   */
+  readonly laneBalance?: boolean;
   /** In text→image, drop rounds with no image within ±1 (unless none would remain). @default true */
   readonly imageRoundFilter?: boolean;
   /** Apply the aggregation branch (no neighbours, wider k). @default true */
@@ -44,6 +50,7 @@ export interface NormalizedRetrievalOptions {
   readonly neighbours: number;
   readonly aggregationK: number;
   readonly weights: Readonly<Record<Signal, number>>;
+  readonly laneBalance: boolean;
   readonly imageRoundFilter: boolean;
   readonly aggregationBranch: boolean;
   readonly llmAnchors: boolean;
@@ -92,6 +99,7 @@ export function normalizeRetrievalOptions(options: RetrievalOptions = {}, base?:
     neighbours: 1,
     aggregationK: 30,
     weights: { bm25: 1, dense: 1, image: 1, 'caption-anchor': 1 },
+    laneBalance: true,
     imageRoundFilter: true,
     aggregationBranch: true,
     llmAnchors: true,
@@ -105,6 +113,7 @@ export function normalizeRetrievalOptions(options: RetrievalOptions = {}, base?:
     neighbours: pick(options.neighbours, defaults.neighbours),
     aggregationK: pick(options.aggregationK, defaults.aggregationK),
     weights: { ...defaults.weights, ...definedEntries(options.weights ?? {}) },
+    laneBalance: pick(options.laneBalance, defaults.laneBalance),
     imageRoundFilter: pick(options.imageRoundFilter, defaults.imageRoundFilter),
     aggregationBranch: pick(options.aggregationBranch, defaults.aggregationBranch),
     llmAnchors: pick(options.llmAnchors, defaults.llmAnchors),

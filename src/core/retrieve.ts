@@ -115,13 +115,16 @@ export function runRetrieval(view: IndexView, query: EncodedQuery, options: Norm
   const nearImages = planned.some((plan) => plan.restrictToImageRounds) ? view.roundsNearImages() : undefined;
   const restrictToImages = nearImages && nearImages.size > 0 ? (roundId: string) => nearImages.has(roundId) : undefined;
 
+  // Lanes vote equally: the text lane's signals share one lane's say, so two text signals that agree on
+  // generic words cannot outvote the image lane, the one that tells pictures apart.
+  const lanePeers = (lane: Lane) => (options.laneBalance ? planned.filter((plan) => plan.lane === lane).length : 1);
   const rankings: SignalRanking[] = planned.map((plan) => {
     const accept = plan.restrictToImageRounds ? restrictToImages : undefined;
     // Round-level ranking keeps a round's best unit; fetch enough units to fill the pool with rounds.
     const unitLimit = unitLevel ? pool : pool * 4;
     const hits = searchSignal(view, query, plan.source, unitLimit, accept);
     const candidates = bestPerGroup(hits, (hit) => (unitLevel ? hit.unitId : hit.roundId), pool);
-    return { signal: plan.signal, lane: plan.lane, weight: options.weights[plan.signal], candidates };
+    return { signal: plan.signal, lane: plan.lane, weight: options.weights[plan.signal] / lanePeers(plan.lane), candidates };
   });
   const fused = reciprocalRankFusion(rankings, options.rrfK).slice(0, k);
 

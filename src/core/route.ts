@@ -9,7 +9,7 @@ import type { RetrievalCase, Route } from '../types.js';
 const IMAGE_NOUN = String.raw`(?:images?|photos?|photographs?|pictures?|pics?|snapshots?|screenshots?|selfies?|drawings?|illustrations?|sketch(?:es)?|paintings?|posters?|shots?|imgs?)`;
 const FILLER = String.raw`(?:(?:the|a|an|any|all|one|ones|of|my|our|your|his|her|their|its|this|that|these|those|me|us|exact|specific|same|other|\w+'s|\w+)\s+){0,4}?`;
 // A word that asks for something to be picked out or shown.
-const SELECTOR = String.raw`(?:which|what|find|show|retrieve|fetch|locate|display|send|give|share|pull\s+up|bring\s+up|look\s+up|point\s+(?:me\s+)?to|identify|pick|select)`;
+const SELECTOR = String.raw`(?:which|what|find|search(?:\s+for)?|look(?:ing)?\s+(?:for|up)|show|retrieve|fetch|get|locate|display|send|give|share|pull\s+up|bring\s+up|point\s+(?:me\s+)?to|identify|pick|select)`;
 
 /** "which photo…", "show me the picture of…", "find the chatbot image…": a picture is the answer. */
 const ASKS_FOR_IMAGE = new RegExp(String.raw`\b${SELECTOR}\s+${FILLER}${IMAGE_NOUN}\b`, 'i');
@@ -22,8 +22,6 @@ const QUERY_IMAGE_REFERENCE = new RegExp(
 );
 
 const COUNTING = /\b(?:how\s+many|how\s+much|how\s+often|number\s+of|count\b|tally|total\s+(?:number|count))/i;
-// Counting a span of time ("how many years ago") asks for a date, not a gathering over the history.
-const DURATION_COUNT = /\bhow\s+(?:many|much)\s+(?:\w+\s+)?(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?|decades?|time)\b(?!\s+(?:did|has|have|had)\b)/i;
 
 const AGGREGATION_PATTERNS: readonly RegExp[] = [
   /\b(?:list|enumerate|itemi[sz]e|name)\s+(?:out\s+)?(?:all|every|each|the|some|any)\b/i,
@@ -53,8 +51,7 @@ export function route(question: string, hasImage: boolean): Route {
   const counting = COUNTING.test(text);
   const countsImages = COUNTS_IMAGES.test(text);
   const asksForImage = countsImages || asksForPicture(text);
-  const aggregation =
-    AGGREGATION_PATTERNS.some((pattern) => pattern.test(text)) || (counting && !DURATION_COUNT.test(text));
+  const aggregation = AGGREGATION_PATTERNS.some((pattern) => pattern.test(text));
   return {
     queryModality: hasImage ? 'text+image' : 'text',
     target: asksForImage ? 'image' : 'text',

@@ -1,0 +1,71 @@
+import type { BenchReport, ReportEntry, SystemReport } from './report.js';
+
+type Row = readonly string[];
+
+/** A Markdown table, columns padded so it also reads well in a terminal. */
+export function markdownTable(header: Row, rows: readonly Row[]): string {
+  const widths = header.map((cell, i) => Math.max(cell.length, ...rows.map((row) => (row[i] ?? '').length)));
+  const line = (row: Row): string => `| ${row.map((cell, i) => cell.padEnd(widths[i] as number)).join(' | ')} |`;
+  return [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
+}
+
+const fixed = (digits: number) => (value: number | undefined): string => (value === undefined ? '' : value.toFixed(digits));
+const recall = fixed(3);
+const budget = fixed(1);
+
+/**
+ * The report as text: a heading with data, mode, encoders, question counts and build time, the
+ * overall table (one row per system), then allClue, anyClue and meanRounds per category.
+ */
+export function formatReport(report: BenchReport): string {
+  const systems = Object.entries(report.systems);
+  const firstSystem = systems[0]?.[1];
+  const hasJudge = systems.some(([, s]) => s.overall.judge !== undefined);
+  const hasImages = systems.some(([, s]) => s.overall.goldImages !== undefined);
+  const sections = [heading(report, firstSystem), overallTable(systems, hasImages, hasJudge)];
+  const categories = Object.keys(firstSystem?.byCategory ?? {});
+  const perCategory = (title: string, pick: (entry: ReportEntry) => number | undefined, format: (v: number | undefined) => string): string =>
+    `${title}\n\n${markdownTable(['system', ...categories], systems.map(([name, s]) => [name, ...categories.map((c) => format(s.byCategory[c] ? pick(s.byCategory[c]) : undefined))]))}`;
+  sections.push(perCategory('allClue by category', (e) => e.allClue, recall));
+  sections.push(perCategory('anyClue by category', (e) => e.anyClue, recall));
+  sections.push(perCategory('meanRounds by category', (e) => e.meanRounds, budget));
+  if (hasJudge) sections.push(perCategory('judge score by category (0 / 0.5 / 1 per answer)', (e) => e.judge, recall));
+  const counts = `n per category: ${categories.map((c) => `${c} ${firstSystem?.byCategory[c]?.n ?? 0}`).join(', ')}`;
+  return `${sections.join('\n\n')}\n\n${counts}\n`;
+}
+
+function heading(report: BenchReport, first: SystemReport | undefined): string {
+  const { encoders, questions } = report;
+  const image = encoders.image ? `, image ${encoders.image.id} (${encoders.image.dimension}-d)` : '';
+  const excluded = Object.entries(questions.excluded).map(([reason, n]) => `${reason} ${n}`).join(', ') || 'none';
+  const ids = questions.evidenceIds;
+  const llm = encoders.llmModel === undefined ? '' : `\nLLM: answers by ${encoders.llmModel}, judged by ${encoders.judgeModel ?? encoders.llmModel}.`;
+  const build = first
+    ? `\nBuild (shared by all systems): ${first.build.rounds} rounds in ${first.build.seconds.toFixed(1)} s, ${first.build.roundsPerSecond} rounds/s; ` +
+      `${encoders.buildEmbedSeconds.toFixed(1)} s of it embedding ${encoders.buildTextsEmbedded} distinct texts.`
+    : '';
+  return [
+    `## ${report.dataset} (mode ${report.mode})`,
+    '',
+    `Encoders (${encoders.kind}, loaded in ${encoders.loadSeconds.toFixed(1)} s): text ${encoders.text.id} (${encoders.text.dimension}-d)${image}.`,
+    `Questions: ${questions.total} total, ${questions.scored} scored; excluded: ${excluded}. Gold ids: ${ids.total}, malformed ${ids.malformed}, missing ${ids.missing}.${build}${llm}`,
+  ].join('\n');
+}
+
+function overallTable(systems: ReadonlyArray<readonly [string, SystemReport]>, hasImages: boolean, hasJudge: boolean): string {
+  const header = ['system', 'k', 'n', 'allClue', 'anyClue', 'meanRounds', 'meanChars', ...(hasImages ? ['goldImages (VS)'] : []), ...(hasJudge ? ['judge'] : []), 'p50 ms', 'p95 ms'];
+  const rows = systems.map(([name, s]) => [
+    name,
+    s.k === undefined ? '' : `${s.k}${s.budgetReached === false ? '!' : ''}`,
+    String(s.overall.n),
+    recall(s.overall.allClue),
+    recall(s.overall.anyClue),
+    budget(s.overall.meanRounds),
+    fixed(0)(s.overall.meanChars),
+    ...(hasImages ? [recall(s.overall.goldImages)] : []),
+    ...(hasJudge ? [recall(s.overall.judge)] : []),
+    fixed(1)(s.query.p50ms),
+    fixed(1)(s.query.p95ms),
+  ]);
+  return `Overall (k: hits per question for matched baselines; rounds for bm25/dense, units for vanilla/routed)\n\n${markdownTable(header, rows)}`;
+}
