@@ -198,6 +198,17 @@ describe('memory: routed retrieval', () => {
     expect(result.blocks.flatMap((block) => block.rounds.map((round) => round.id))).toContain('r2');
   });
 
+  it('image+text→text echoes the matched picture into the text lane, bringing back rounds that talk about it', async () => {
+    const { memory } = await filledMemory();
+    await memory.add({ id: 'tyres', sessionId: 's9', timestamp: day(20), user: { text: 'I changed the tyres on my red motorcycle' } });
+    const result = await memory.retrieve({ text: 'What do I know about this?', image: picture('motorcycle red wheels') });
+    const tyres = result.trace.find((entry) => entry.roundId === 'tyres');
+    expect(tyres?.neighbour).toBe(false);
+    expect(tyres?.hits.map((hit) => hit.signal)).toContain('image-echo');
+    const off = await memory.retrieve({ text: 'What do I know about this?', image: picture('motorcycle red wheels') }, { weights: { 'image-echo': 0 } });
+    expect(off.trace.flatMap((entry) => entry.hits).some((hit) => hit.signal === 'image-echo')).toBe(false);
+  });
+
   it('unit granularity returns bare units', async () => {
     const { memory } = await filledMemory();
     const result = await memory.retrieve('sister Lisbon', { granularity: 'unit', k: 2, neighbours: 0 });

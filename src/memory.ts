@@ -313,6 +313,7 @@ class MemoryImpl implements Memory {
       bm25: (text, limit, accept) => lanes.bm25(text, limit, accept),
       dense: (vector, limit, accept, captionsOnly) => lanes.dense(vector, limit, accept, captionsOnly),
       image: (vector, limit, accept) => lanes.image(vector, limit, accept),
+      textVector: (unitId) => lanes.textVector(unitId),
     };
   }
 

@@ -16,11 +16,12 @@ export interface RetrievalOptions {
   readonly neighbours?: number;
   /** k for aggregation questions, which also drop neighbours. @default 30 */
   readonly aggregationK?: number;
-  /** Per-signal weight in the fusion; 0 turns a signal off. @default { bm25: 1, dense: 1, image: 1, 'caption-anchor': 1 } */
+  /** Per-signal weight in the fusion; 0 turns a signal off. @default { bm25: 1, dense: 1, image: 1, 'caption-anchor': 1, 'image-echo': 1 } */
   readonly weights?: Partial<Record<Signal, number>>;
   /**
    * Lanes vote equally in the fusion: each signal's weight is divided by the number of signals firing
-   * in its lane, so the text lane's BM25 and dense together weigh as much as the image lane.
+   * in its lane, so the text lane's BM25 and dense together weigh as much as the image lane (whose say
+   * `image-echo` shares, since it follows from the image match).
    * @default true
    */
   readonly laneBalance?: boolean;
@@ -98,7 +99,7 @@ export function normalizeRetrievalOptions(options: RetrievalOptions = {}, base?:
     k: 12,
     neighbours: 1,
     aggregationK: 30,
-    weights: { bm25: 1, dense: 1, image: 1, 'caption-anchor': 1 },
+    weights: { bm25: 1, dense: 1, image: 1, 'caption-anchor': 1, 'image-echo': 1 },
     laneBalance: true,
     imageRoundFilter: true,
     aggregationBranch: true,

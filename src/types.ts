@@ -107,7 +107,13 @@ export interface Route {
 }
 
 /** The ranking signals that can vote for a round. */
-export type Signal = 'bm25' | 'dense' | 'image' | 'caption-anchor';
+/**
+ * `bm25`, `dense`: the text lane with the query text. `image`: the image lane with the query image.
+ * `caption-anchor`: captions by a hypothetical caption (text→image with an LLM). `image-echo`: the text
+ * lane searched with the stored vector of the best image match's caption (or turn text), so the talk
+ * around a matched picture comes back (image+text→text).
+ */
+export type Signal = 'bm25' | 'dense' | 'image' | 'caption-anchor' | 'image-echo';
 
 /** One signal's vote for a round: where it ranked the round, through which unit. */
 export interface TraceHit {

@@ -28,8 +28,8 @@ const PLAIN: RetrievalOptions = { ...NO_LLM, routing: false, neighbours: 0, aggr
  * - `full`: the core's defaults (aggregation branch and image-round filter included).
  */
 export const BENCH_SYSTEMS: readonly BenchSystem[] = [
-  { name: 'bm25', level: 'round', matchable: true, options: { ...PLAIN, weights: { bm25: 1, dense: 0, image: 0, 'caption-anchor': 0 } } },
-  { name: 'dense', level: 'round', matchable: true, options: { ...PLAIN, weights: { bm25: 0, dense: 1, image: 0, 'caption-anchor': 0 } } },
+  { name: 'bm25', level: 'round', matchable: true, options: { ...PLAIN, weights: { bm25: 1, dense: 0, image: 0, 'caption-anchor': 0, 'image-echo': 0 } } },
+  { name: 'dense', level: 'round', matchable: true, options: { ...PLAIN, weights: { bm25: 0, dense: 1, image: 0, 'caption-anchor': 0, 'image-echo': 0 } } },
   { name: 'vanilla', level: 'unit', matchable: true, options: { ...PLAIN, granularity: 'unit' } },
   { name: 'routed', level: 'unit', matchable: true, options: { ...PLAIN, routing: true, granularity: 'unit' } },
   { name: 'rounds', level: 'round', matchable: false, options: { ...NO_LLM, routing: true, granularity: 'round', aggregationBranch: false, imageRoundFilter: false } },

@@ -43,6 +43,8 @@ export interface IndexView {
   /** Text lane dense search; `captionsOnly` restricts it to caption units. */
   dense(vector: Float32Array, limit: number, accept?: (roundId: string) => boolean, captionsOnly?: boolean): LaneHit[];
   image(vector: Float32Array, limit: number, accept?: (roundId: string) => boolean): LaneHit[];
+  /** The stored text-lane vector of a unit. */
+  textVector(unitId: string): Float32Array | undefined;
 }
 
 /** The query after routing and encoding. */
@@ -57,11 +59,14 @@ export interface EncodedQuery {
   readonly warnings?: readonly string[];
 }
 
-type SignalSource = 'bm25' | 'dense' | 'caption-dense' | 'image';
+type SignalSource = 'bm25' | 'dense' | 'caption-dense' | 'image' | 'image-echo';
 
 interface PlannedSignal {
   readonly signal: Signal;
+  /** The lane searched. */
   readonly lane: Lane;
+  /** The lane whose vote it shares under lane balance (an echo of the image match votes with the image lane). */
+  readonly voteLane: Lane;
   readonly source: SignalSource;
   readonly restrictToImageRounds: boolean;
 }
@@ -76,11 +81,11 @@ export function planSignals(query: EncodedQuery, options: NormalizedRetrievalOpt
   const textSignals = (restrict: boolean): PlannedSignal[] =>
     hasText
       ? [
-          { signal: 'bm25', lane: 'text', source: 'bm25', restrictToImageRounds: restrict },
-          { signal: 'dense', lane: 'text', source: 'dense', restrictToImageRounds: restrict },
+          { signal: 'bm25', lane: 'text', voteLane: 'text', source: 'bm25', restrictToImageRounds: restrict },
+          { signal: 'dense', lane: 'text', voteLane: 'text', source: 'dense', restrictToImageRounds: restrict },
         ]
       : [];
-  const imageSignal: PlannedSignal[] = hasImage ? [{ signal: 'image', lane: 'image', source: 'image', restrictToImageRounds: false }] : [];
+  const imageSignal: PlannedSignal[] = hasImage ? [{ signal: 'image', lane: 'image', voteLane: 'image', source: 'image', restrictToImageRounds: false }] : [];
   if (!options.routing) return [...textSignals(false), ...imageSignal];
 
   switch (retrievalCase(query.route)) {
@@ -89,15 +94,17 @@ export function planSignals(query: EncodedQuery, options: NormalizedRetrievalOpt
     case 'text→image': {
       const restrict = options.imageRoundFilter;
       const anchor: PlannedSignal[] = query.captionAnchorVector
-        ? [{ signal: 'caption-anchor', lane: 'text', source: 'caption-dense', restrictToImageRounds: restrict }]
+        ? [{ signal: 'caption-anchor', lane: 'text', voteLane: 'text', source: 'caption-dense', restrictToImageRounds: restrict }]
         : [];
       return [...textSignals(restrict), ...anchor];
     }
     case 'image+text→image':
       // An image the image lane cannot read (no encoder, no bytes) still has its text to go on.
       return hasImage ? imageSignal : textSignals(options.imageRoundFilter);
-    case 'image+text→text':
-      return [...imageSignal, ...textSignals(false)];
+    case 'image+text→text': {
+      const echo: PlannedSignal[] = hasImage ? [{ signal: 'image-echo', lane: 'text', voteLane: 'image', source: 'image-echo', restrictToImageRounds: false }] : [];
+      return [...imageSignal, ...echo, ...textSignals(false)];
+    }
   }
 }
 
@@ -117,14 +124,19 @@ export function runRetrieval(view: IndexView, query: EncodedQuery, options: Norm
 
   // Lanes vote equally: the text lane's signals share one lane's say, so two text signals that agree on
   // generic words cannot outvote the image lane, the one that tells pictures apart.
-  const lanePeers = (lane: Lane) => (options.laneBalance ? planned.filter((plan) => plan.lane === lane).length : 1);
+  const lanePeers = (lane: Lane) => (options.laneBalance ? planned.filter((plan) => plan.voteLane === lane).length : 1);
+  // Round-level ranking keeps a round's best unit; fetch enough units to fill the pool with rounds.
+  const unitLimit = unitLevel ? pool : pool * 4;
+  const hitsOf = new Map<SignalSource, LaneHit[]>();
   const rankings: SignalRanking[] = planned.map((plan) => {
     const accept = plan.restrictToImageRounds ? restrictToImages : undefined;
-    // Round-level ranking keeps a round's best unit; fetch enough units to fill the pool with rounds.
-    const unitLimit = unitLevel ? pool : pool * 4;
-    const hits = searchSignal(view, query, plan.source, unitLimit, accept);
+    const hits =
+      plan.source === 'image-echo'
+        ? echoSearch(view, hitsOf.get('image') ?? searchSignal(view, query, 'image', unitLimit, undefined), unitLimit)
+        : searchSignal(view, query, plan.source, unitLimit, accept);
+    hitsOf.set(plan.source, hits);
     const candidates = bestPerGroup(hits, (hit) => (unitLevel ? hit.unitId : hit.roundId), pool);
-    return { signal: plan.signal, lane: plan.lane, weight: options.weights[plan.signal] / lanePeers(plan.lane), candidates };
+    return { signal: plan.signal, lane: plan.lane, weight: options.weights[plan.signal] / lanePeers(plan.voteLane), candidates };
   });
   const fused = reciprocalRankFusion(rankings, options.rrfK).slice(0, k);
 
@@ -154,7 +166,24 @@ function searchSignal(
       return query.captionAnchorVector ? view.dense(query.captionAnchorVector, limit, accept, true) : [];
     case 'image':
       return query.imageVector ? view.image(query.imageVector, limit, accept) : [];
+    case 'image-echo':
+      return [];
   }
+}
+
+/**
+ * The text lane searched with the stored vector of the best image match's caption, or of the turn
+ * that shared it: the conversation about a matched picture often never repeats its caption's words
+ * in the question, but it does talk about the same thing.
+ */
+function echoSearch(view: IndexView, imageHits: readonly LaneHit[], limit: number): LaneHit[] {
+  const best = imageHits[0];
+  const image = best && view.unit(best.unitId);
+  if (!best || !image?.imageId) return [];
+  const round = roundAt(view, best.roundId);
+  const role = round?.user.images.some((ref) => ref.id === image.imageId) ? 'user' : 'assistant';
+  const vector = view.textVector(`${image.imageId}#caption`) ?? view.textVector(`${best.roundId}#${role}`);
+  return vector ? view.dense(vector, limit) : [];
 }
 
 type ResultBase = Pick<RetrievalResult, 'case' | 'route' | 'queryText' | 'captionAnchor' | 'warnings'>;

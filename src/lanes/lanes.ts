@@ -33,6 +33,11 @@ export class Lanes {
     return facts && vector ? { ...facts, vector } : undefined;
   }
 
+  /** A text unit's stored vector (a copy). */
+  textVector(unitId: string): Float32Array | undefined {
+    return this.textVectors.get(unitId);
+  }
+
   unitIdsOf(roundId: string): readonly string[] {
     return this.unitsOfRound.get(roundId) ?? [];
   }
