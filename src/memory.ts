@@ -4,6 +4,7 @@ import { roundsNearImages } from './core/assemble.js';
 import { runRetrieval, type EncodedQuery, type IndexView } from './core/retrieve.js';
 import { route } from './core/route.js';
 import type { ImageEncoder, ImagePayload, TextEncoder } from './encoders/types.js';
+import { createSerialQueue } from './encoders/serial-queue.js';
 import { isLlmError, VmemError } from './errors.js';
 import { prepareRounds, unitSpecsOf, type UnitSpec } from './ingest.js';
 import { Lanes } from './lanes/lanes.js';
@@ -87,7 +88,7 @@ class MemoryImpl implements Memory {
   private nearImagesCache: Set<string> | undefined;
   private closed = false;
   // Writes run one at a time so a batch's seq numbers and index updates never interleave.
-  private writeQueue: Promise<unknown> = Promise.resolve();
+  private readonly writes = createSerialQueue();
 
   constructor(options: MemoryOptions, storage: MemoryStorage, encoders: EncoderIds) {
     this.options = options;
@@ -264,7 +265,8 @@ class MemoryImpl implements Memory {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.writeQueue.catch(() => undefined);
+    // Let writes already queued finish before the storage goes away.
+    await this.writes.run(async () => undefined);
     await this.storage.close();
   }
 
@@ -273,10 +275,7 @@ class MemoryImpl implements Memory {
   }
 
   private enqueueWrite<T>(task: () => Promise<T>): Promise<T> {
-    const run = this.writeQueue.then(task, task);
-    // The queue continues after a failed write; the failure still reaches this caller.
-    this.writeQueue = run.catch(() => undefined);
-    return run;
+    return this.writes.run(task);
   }
 
   private async storedImagesOf(round: StoredRound): Promise<StoredImage[]> {
