@@ -4,7 +4,7 @@ import { roundsNearImages } from './core/assemble.js';
 import { runRetrieval, type EncodedQuery, type IndexView } from './core/retrieve.js';
 import { route } from './core/route.js';
 import type { ImageEncoder, ImagePayload, TextEncoder } from './encoders/types.js';
-import { createSerialQueue } from './encoders/serial-queue.js';
+import { createSerialQueue } from './util/serial-queue.js';
 import { isLlmError, VmemError } from './errors.js';
 import { prepareRounds, unitSpecsOf, type UnitSpec } from './ingest.js';
 import { Lanes } from './lanes/lanes.js';

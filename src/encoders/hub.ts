@@ -1,7 +1,7 @@
 import { AutoImageProcessor, RawImage, SiglipVisionModel, env, pipeline } from '@huggingface/transformers';
 import type { FeatureExtractionPipeline, ImageProcessor, PreTrainedModel, Tensor } from '@huggingface/transformers';
 import { VmemError, isVmemError } from '../errors.js';
-import { createSerialQueue } from './serial-queue.js';
+import { createSerialQueue } from '../util/serial-queue.js';
 import type { ImageDecoder, ProgressCallback } from './types.js';
 import type { LoadableImageEncoder } from './mobilenet.js';
 import type { LoadableTextEncoder } from './use-lite.js';
