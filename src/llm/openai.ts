@@ -97,7 +97,9 @@ export function normalizeOpenAiProviderOptions(options: OpenAiProviderOptions): 
     model: options.model,
     timeoutMs,
     vision: options.vision ?? false,
-    fetch: fetchImpl,
+    // Called through a plain function: browsers throw "Illegal invocation" when window.fetch runs as a
+    // method of another object, as it would as `settings.fetch(…)`.
+    fetch: (input, init) => fetchImpl(input, init),
     headers: options.headers ?? {},
   };
 }

@@ -1,0 +1,41 @@
+/** Failure handling a user would notice: a crashed encoder worker, and two tabs on one memory. */
+import { expect, test } from '@playwright/test';
+import { ask, waitReady } from './helpers.js';
+
+test('a crashed encoder worker fails the pending call visibly, and "Restart" brings retrieval back', async ({ page }) => {
+  await page.goto('/');
+  await waitReady(page);
+  await page.getByRole('textbox', { name: 'You', exact: true }).fill('The boiler was serviced in March');
+  await page.getByRole('button', { name: 'Add to memory' }).click();
+  await expect(page.locator('#history .round')).toHaveCount(1);
+
+  await page.evaluate(() => void window.__vmem!.app.engine!.client.simulateCrash());
+  await expect(page.locator('#alerts [data-code="WORKER_FAILED"]').first()).toContainText('encoder worker stopped');
+  await page.getByRole('button', { name: 'Restart the encoders' }).click();
+  await expect(page.locator('#backend-status')).toHaveText(/^Backend: /);
+  await expect(async () => {
+    expect((await ask(page, { text: 'when was the boiler serviced?' })).ranked).toHaveLength(1);
+  }).toPass({ timeout: 120_000 });
+});
+
+test('two tabs on one memory: a write in one tab shows up in the other without corrupting it', async ({ context }) => {
+  const tabA = await context.newPage();
+  await tabA.goto('/');
+  await waitReady(tabA);
+  const tabB = await context.newPage();
+  await tabB.goto('/');
+  await waitReady(tabB);
+
+  await tabA.getByRole('textbox', { name: 'You', exact: true }).fill('Tab A says: the wifi password is on the fridge');
+  await tabA.getByRole('button', { name: 'Add to memory' }).click();
+  await expect(tabA.locator('#history .round')).toHaveCount(1);
+  await expect(tabB.locator('#alerts .notice')).toContainText('updated in another tab');
+  await expect(tabB.locator('#history .round')).toHaveCount(1);
+
+  await tabB.getByRole('textbox', { name: 'You', exact: true }).fill('Tab B says: the spare bulbs are in the garage');
+  await tabB.getByRole('button', { name: 'Add to memory' }).click();
+  await expect(tabA.locator('#history .round')).toHaveCount(2);
+  const result = await ask(tabA, { text: 'where are the spare bulbs?' });
+  expect(result.ranked).toHaveLength(2);
+  await expect(tabA.locator('#results .round').first()).toContainText('Tab A says');
+});

@@ -1,0 +1,198 @@
+/**
+ * `npm run bench:browser`: serves the built app and drives headless Chromium to measure
+ *   - cold start to first retrieval with the models already cached (a second browser start),
+ *   - ingest speed with the real encoders (text rounds and photo rounds),
+ *   - retrieval p95 without an LLM at 10k and 100k rounds (synthetic rounds, random unit vectors),
+ *   - JS heap held by a 10k-round memory,
+ *   - open time of a persisted 5k-round memory,
+ *   - plain Orama hybrid search on the same data, as the reference.
+ * Prints a Markdown table. Options: --quick (1k/10k instead of 10k/100k).
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { preview } from 'vite';
+import { CHROMIUM_ARGS } from '../playwright.config.js';
+import { APP_OUT_DIR } from '../vite.config.js';
+import { parseDialogueFile } from '../src/app/dialogue-import.js';
+
+const root = resolve(import.meta.dirname, '..');
+const PORT = 4175;
+const BASE = `http://localhost:${PORT}/`;
+const quick = process.argv.includes('--quick');
+const SMALL = quick ? 1_000 : 10_000;
+const LARGE = quick ? 10_000 : 100_000;
+
+interface Row {
+  readonly measure: string;
+  readonly value: string;
+  readonly target: string;
+  readonly note?: string;
+}
+const rows: Row[] = [];
+/** Records a row and prints it at once, so a later failure still leaves the numbers measured so far. */
+const push = (row: Row) => {
+  rows.push(row);
+  console.error(`bench:browser: ${row.measure.trim()}: ${row.value} (${row.note ?? ''})`);
+};
+const ms = (value: number) => `${value.toFixed(value < 10 ? 1 : 0)} ms`;
+const log = (text: string) => console.error(`bench:browser: ${text}`);
+
+function launch(profile: string): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: [...CHROMIUM_ARGS, '--enable-precise-memory-info', '--js-flags=--max-old-space-size=8192'],
+  });
+}
+
+async function firstPage(context: BrowserContext): Promise<Page> {
+  return context.pages()[0] ?? (await context.newPage());
+}
+
+async function waitReady(page: Page): Promise<void> {
+  await page.waitForFunction(() => window.__vmem?.isReady === true || document.querySelector('#alerts .error') !== null, null, { timeout: 300_000 });
+  const error = await page.evaluate(() => document.querySelector('#alerts .error')?.textContent);
+  if (error) throw new Error(`the app failed to start: ${error}`);
+}
+
+/** JS heap in use after a full GC, via the DevTools protocol. */
+async function heapUsed(page: Page): Promise<number> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('HeapProfiler.collectGarbage');
+  const { usedSize } = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
+  await cdp.detach();
+  return usedSize;
+}
+
+async function coldStart(profile: string): Promise<void> {
+  log('first visit (fills the HTTP and service-worker caches, loads the sample)…');
+  let context = await launch(profile);
+  let page = await firstPage(context);
+  await page.goto(BASE);
+  await waitReady(page);
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  await page.getByRole('button', { name: 'Load sample conversation' }).click();
+  await page.waitForFunction(() => window.__vmem?.app.session?.name === 'sample' && window.__vmem.app.memory.size === 14, null, { timeout: 300_000 });
+  await context.close();
+
+  const times: number[] = [];
+  const parts: string[] = [];
+  for (let attempt = 0; attempt < 3; attempt++) {
+    context = await launch(profile);
+    page = await firstPage(context);
+    await page.goto(BASE);
+    await waitReady(page);
+    // performance.now() counts from the navigation start.
+    const run = await page.evaluate(async () => {
+      await window.__vmem!.app.memory.retrieve('What did my cat look like?');
+      return { total: performance.now(), models: window.__vmem!.app.engine!.client.info.loadMs, open: window.__vmem!.app.session!.openMs };
+    });
+    times.push(run.total);
+    parts.push(`models ${Math.round(run.models)} ms, open ${Math.round(run.open)} ms`);
+    if (attempt === 2) await ingest(page);
+    await context.close();
+  }
+  times.sort((a, b) => a - b);
+  push({ measure: 'cold start to first retrieval, models cached (median of 3 browser starts)', value: ms(times[1]!), target: '≤ 3 s', note: `runs: ${times.map((t) => Math.round(t)).join(', ')} ms; in the worker: ${parts.join('; ')}` });
+}
+
+async function ingest(page: Page): Promise<void> {
+  log('ingest with the real encoders…');
+  // Real chat text: the first 200 rounds of a LoCoMo conversation (captions of its photos included).
+  const locomo = JSON.parse(readFileSync(join(root, '../shared/bench/locomo/locomo-dev.json'), 'utf8')) as unknown;
+  const textRounds = parseDialogueFile(locomo, 'locomo-dev.json').rounds.slice(0, 200);
+  const result = await page.evaluate(async (rounds) => {
+    const app = window.__vmem!.app;
+    // Long tasks on the page while the worker encodes: the main thread should stay responsive.
+    const longTasks: number[] = [];
+    const observer = new PerformanceObserver((list) => longTasks.push(...list.getEntries().map((entry) => entry.duration)));
+    observer.observe({ type: 'longtask' });
+    await app.openMemory('bench-ingest');
+    await app.memory.clear();
+    const t0 = performance.now();
+    await app.memory.add(rounds);
+    const textMs = performance.now() - t0;
+    const files = ['sk_chelsea.jpg', 'sk_coffee.jpg', 'sk_rocket.jpg', 'sk_astronaut.jpg', 'sk_horse.jpg', 'sk_coins.jpg', 'mate_LadyBird.jpg', 'mate_Storm.jpg', 'mate_Dune.jpg', 'sk_motorcycle_left.jpg'];
+    const photos = await Promise.all(files.map(async (file) => new Uint8Array(await (await fetch(`samples/${file}`)).arrayBuffer())));
+    const photoRounds = Array.from({ length: 40 }, (_, i) => ({ user: { text: `photo ${i}`, images: [{ bytes: photos[i % photos.length]!, mimeType: 'image/jpeg' }] } }));
+    const t1 = performance.now();
+    await app.memory.add(photoRounds);
+    const photoMs = performance.now() - t1;
+    observer.disconnect();
+    await app.openMemory('sample');
+    return { textMs, text: rounds.length, photoMs, photo: photoRounds.length, longest: Math.max(0, ...longTasks), longTasks: longTasks.length };
+  }, textRounds);
+  push({ measure: 'ingest, text rounds (USE-Lite, WASM)', value: `${((result.text / result.textMs) * 1000).toFixed(0)} rounds/s`, target: '≥ 50 rounds/s', note: `${result.text} LoCoMo rounds (two chat turns each) in one add` });
+  push({ measure: 'longest main-thread task during that ingest', value: ms(result.longest), target: '—', note: `${result.longTasks} tasks over 50 ms` });
+  push({ measure: 'ingest, photo rounds (USE-Lite + MobileNetV2, WASM)', value: `${((result.photo / result.photoMs) * 1000).toFixed(1)} rounds/s`, target: '≥ 50 rounds/s', note: `${result.photo} rounds, one ≤640 px JPEG each` });
+}
+
+async function indexScale(context: BrowserContext): Promise<void> {
+  const page = await context.newPage();
+  await page.goto(`${BASE}bench.html`);
+  await page.waitForFunction(() => window.__bench !== undefined);
+  const baseline = await heapUsed(page);
+  for (const rounds of [SMALL, LARGE]) {
+    log(`vmem, ${rounds} synthetic rounds…`);
+    const vmem = await page.evaluate((n) => window.__bench!.vmemScale(n, 103), rounds);
+    if (rounds === SMALL) {
+      const heap = (await heapUsed(page)) - baseline;
+      push({ measure: `JS heap held by a ${SMALL.toLocaleString('en')}-round memory`, value: `${(heap / 1e6).toFixed(0)} MB`, target: '—', note: '512-d text vectors, 1280-d caption vectors, BM25 index, rounds' });
+    }
+    await page.evaluate(() => window.__bench!.release());
+    log(`Orama hybrid reference, ${rounds} rounds…`);
+    let orama: { latency: { p50: number; p95: number }; buildMs: number } | undefined;
+    let oramaError = '';
+    try {
+      orama = await page.evaluate(([n, count]) => window.__bench!.oramaScale(n, count), [rounds, rounds >= 100_000 ? 33 : 103] as const);
+    } catch (error) {
+      // A reference that breaks is a result too; keep measuring the rest.
+      oramaError = String(error).split('\n')[0]!.replace(/^page\.evaluate: /, '');
+    }
+    await page.evaluate(() => window.__bench!.release());
+    push({
+      measure: `retrieval p95, no LLM, ${rounds.toLocaleString('en')} rounds (vmem routed)`,
+      value: ms(vmem.latency.p95),
+      target: rounds === 10_000 ? '≤ 30 ms' : rounds === 100_000 ? '≤ 150 ms' : '—',
+      note: `p50 ${ms(vmem.latency.p50)}; alone: BM25 p50 ${ms(vmem.bm25.p50)}, dense p50 ${ms(vmem.dense.p50)}; build ${(vmem.buildMs / 1000).toFixed(1)} s`,
+    });
+    push(
+      orama
+        ? { measure: `  reference: plain Orama hybrid, ${rounds.toLocaleString('en')} rounds`, value: ms(orama.latency.p95), target: '—', note: `p50 ${ms(orama.latency.p50)}; build ${(orama.buildMs / 1000).toFixed(1)} s` }
+        : { measure: `  reference: plain Orama hybrid, ${rounds.toLocaleString('en')} rounds`, value: 'failed', target: '—', note: oramaError },
+    );
+  }
+  log('persisted 5k-round memory…');
+  const persisted = await page.evaluate(() => window.__bench!.persistedOpen(5_000, 5));
+  push({ measure: 'open a persisted 5,000-round memory (IndexedDB → indexes)', value: ms(persisted.open.p50), target: '≤ 1 s', note: `median of 5; p95 ${ms(persisted.open.p95)}; of which reading IndexedDB ${ms(persisted.read.p50)}, the rest is rebuilding the indexes` });
+  await page.close();
+}
+
+if (!existsSync(join(root, APP_OUT_DIR, 'bench.html'))) {
+  log('no build found; running scripts/build-app.ts…');
+  const built = spawnSync('npx', ['tsx', 'scripts/build-app.ts'], { cwd: root, stdio: 'inherit' });
+  if (built.status !== 0) process.exit(built.status ?? 1);
+}
+
+const server = await preview({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'warn', preview: { port: PORT, strictPort: true } });
+const profile = mkdtempSync(join(tmpdir(), 'vmem-bench-'));
+try {
+  await coldStart(profile);
+  const context = await launch(join(profile, 'scale'));
+  try {
+    await indexScale(context);
+  } finally {
+    await context.close();
+  }
+} finally {
+  await server.close();
+  rmSync(profile, { recursive: true, force: true });
+}
+
+const version = spawnSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8' }).stdout.trim();
+console.log(`\nvmem browser benchmark — headless ${version}, ${(await import('node:os')).cpus().length} cores${quick ? ' (quick mode)' : ''}\n`);
+console.log('| measure | result | target | note |\n| --- | --- | --- | --- |');
+for (const row of rows) console.log(`| ${row.measure} | ${row.value} | ${row.target} | ${row.note ?? ''} |`);

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS, loadSettings, saveSettings, type AppSettings } from './settings.js';
+
+/** localStorage stand-in: a Map behind the Storage interface. */
+function memoryStorage(): Storage {
+  const items = new Map<string, string>();
+  return {
+    get length() {
+      return items.size;
+    },
+    clear: () => items.clear(),
+    getItem: (key) => items.get(key) ?? null,
+    key: (index) => [...items.keys()][index] ?? null,
+    removeItem: (key) => void items.delete(key),
+    setItem: (key, value) => void items.set(key, String(value)),
+  };
+}
+
+const openai = (rememberKey: boolean): AppSettings => ({
+  encoders: 'embedded',
+  backend: 'auto',
+  llm: { kind: 'openai', baseUrl: 'https://llm.example/v1', model: 'm', apiKey: 'sk-secret', rememberKey, vision: false },
+});
+
+describe('settings', () => {
+  it('never writes the API key unless "remember on this device" is ticked', () => {
+    const storage = memoryStorage();
+    saveSettings(openai(false), storage);
+    const everything = Array.from({ length: storage.length }, (_, i) => storage.getItem(storage.key(i)!)).join('\n');
+    expect(everything).not.toContain('sk-secret');
+    expect(loadSettings(storage).llm).toMatchObject({ kind: 'openai', baseUrl: 'https://llm.example/v1', apiKey: '', rememberKey: false });
+  });
+
+  it('keeps a remembered key, and erases it once "remember" is unticked', () => {
+    const storage = memoryStorage();
+    saveSettings(openai(true), storage);
+    expect(loadSettings(storage).llm).toMatchObject({ apiKey: 'sk-secret', rememberKey: true });
+    saveSettings(openai(false), storage);
+    expect(loadSettings(storage).llm).toMatchObject({ apiKey: '', rememberKey: false });
+  });
+
+  it('falls back to the defaults when the saved entry is damaged', () => {
+    const storage = memoryStorage();
+    storage.setItem('vmem:settings', '{not json');
+    expect(loadSettings(storage)).toEqual(DEFAULT_SETTINGS);
+  });
+});

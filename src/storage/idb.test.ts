@@ -1,0 +1,150 @@
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { VmemError } from '../errors.js';
+import type { StoredRound, StoredUnit } from '../types.js';
+import { decodeMemoryFile, exportMemory, importMemory } from './idb-file.js';
+import { createIdbStorage, deleteMemory, listMemories, toStorageError } from './idb.js';
+import { SCHEMA_VERSION, type Manifest, type RoundRecord } from './types.js';
+
+const manifest: Manifest = {
+  schemaVersion: SCHEMA_VERSION,
+  encoders: { text: { id: 'test-text', dimension: 3 }, image: { id: 'test-image', dimension: 2 } },
+  createdAt: 1_700_000_000_000,
+};
+
+function record(seq: number, options: { withImage?: boolean } = {}): RoundRecord {
+  const id = `r${seq}`;
+  const imageId = `${id}-img`;
+  const round: StoredRound = {
+    id,
+    seq,
+    sessionId: 'default',
+    timestamp: 1_700_000_000_000 + seq,
+    user: {
+      text: `user text ${seq}`,
+      images: options.withImage ? [{ id: imageId, roundId: id, role: 'user', caption: 'a cat', mimeType: 'image/jpeg', hasBytes: true }] : [],
+    },
+    assistant: { text: `assistant text ${seq}`, images: [] },
+  };
+  const units: StoredUnit[] = [
+    { id: `${id}-u`, roundId: id, lane: 'text', kind: 'text', role: 'user', text: round.user.text, vector: new Float32Array([seq, 0.5, -1]) },
+  ];
+  if (options.withImage) units.push({ id: `${id}-i`, roundId: id, lane: 'image', kind: 'image', role: 'user', imageId, vector: new Float32Array([0.6, 0.8]) });
+  return { round, units, images: options.withImage ? [{ id: imageId, bytes: new Uint8Array([0xff, 0xd8, seq]), mimeType: 'image/jpeg' }] : [] };
+}
+
+const names: string[] = [];
+async function fresh(name: string) {
+  names.push(name);
+  return createIdbStorage(name);
+}
+
+afterEach(async () => {
+  for (const name of names.splice(0)) await deleteMemory(name);
+});
+
+describe('createIdbStorage', () => {
+  it('keeps rounds, vectors and images across a reopen, in seq order', async () => {
+    const storage = await fresh('reopen');
+    await storage.writeManifest(manifest);
+    await storage.putRounds([record(2, { withImage: true }), record(1)]);
+    await storage.close();
+
+    const reopened = await createIdbStorage('reopen');
+    expect(await reopened.readManifest()).toEqual(manifest);
+    const { rounds, units } = await reopened.loadAll();
+    expect(rounds.map((r) => r.id)).toEqual(['r1', 'r2']);
+    const imageUnit = units.find((u) => u.kind === 'image');
+    expect(imageUnit?.vector).toBeInstanceOf(Float32Array);
+    expect(Array.from(imageUnit!.vector)).toEqual([Float32Array.of(0.6)[0], Float32Array.of(0.8)[0]]);
+    expect(Array.from((await reopened.getImage('r2-img'))!.bytes)).toEqual([0xff, 0xd8, 2]);
+    await reopened.close();
+  });
+
+  it('writes a batch all or nothing: an unstorable value leaves no round behind', async () => {
+    const storage = await fresh('atomic');
+    await storage.putRounds([record(1)]);
+    const bad = record(3);
+    // A function cannot be cloned into IndexedDB: the second record fails mid-batch.
+    const poisoned = { ...bad, round: { ...bad.round, meta: { bad: (() => 1) as unknown as string } } };
+    await expect(storage.putRounds([record(2), poisoned])).rejects.toThrow(VmemError);
+    const { rounds, units } = await storage.loadAll();
+    expect(rounds.map((r) => r.id)).toEqual(['r1']);
+    expect(units.map((u) => u.roundId)).toEqual(['r1']);
+    await storage.close();
+  });
+
+  it('forgets a round with its units and image bytes', async () => {
+    const storage = await fresh('forget');
+    await storage.putRounds([record(1, { withImage: true }), record(2)]);
+    await storage.deleteRound('r1');
+    const { rounds, units } = await storage.loadAll();
+    expect(rounds.map((r) => r.id)).toEqual(['r2']);
+    expect(units.every((u) => u.roundId === 'r2')).toBe(true);
+    expect(await storage.getImage('r1-img')).toBeUndefined();
+    await storage.close();
+  });
+
+  it('refuses a write from a tab whose copy is stale, writing nothing', async () => {
+    const tabA = await fresh('two-tabs');
+    const tabB = await createIdbStorage('two-tabs');
+    await tabA.putRounds([record(1)]);
+    await expect(tabB.putRounds([record(2)])).rejects.toMatchObject({ code: 'MEMORY_LOCKED' });
+    expect((await tabA.loadAll()).rounds.map((r) => r.id)).toEqual(['r1']);
+    // After reloading, tab B is current again and may write.
+    await tabB.loadAll();
+    await tabB.putRounds([record(2)]);
+    expect((await tabA.loadAll()).rounds.map((r) => r.id)).toEqual(['r1', 'r2']);
+    await tabA.close();
+    await tabB.close();
+  });
+
+  it('lists and deletes named memories; a closed storage says so', async () => {
+    const alice = await fresh('alice');
+    const bob = await fresh('bob');
+    await bob.close();
+    expect(await listMemories()).toEqual(expect.arrayContaining(['alice', 'bob']));
+    await deleteMemory('bob');
+    expect(await listMemories()).not.toContain('bob');
+    await alice.close();
+    await expect(alice.loadAll()).rejects.toMatchObject({ code: 'CLOSED' });
+  });
+
+  it('rejects an empty memory name', async () => {
+    await expect(createIdbStorage('  ')).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+  });
+});
+
+describe('exportMemory / importMemory', () => {
+  it('round-trips manifest, rounds, vectors and images into a new memory', async () => {
+    const source = await fresh('source');
+    await source.writeManifest(manifest);
+    await source.putRounds([record(1, { withImage: true }), record(2)]);
+    const blob = await exportMemory(source);
+    names.push('copy');
+    await importMemory('copy', blob);
+    const copy = await createIdbStorage('copy');
+    expect(await copy.readManifest()).toEqual(manifest);
+    expect(await copy.loadAll()).toEqual(await source.loadAll());
+    expect(await copy.getImage('r1-img')).toEqual(await source.getImage('r1-img'));
+    await source.close();
+    await copy.close();
+  });
+
+  it('refuses a file that is not a memory export and an existing name', async () => {
+    expect(() => decodeMemoryFile(new TextEncoder().encode('{"rounds": []}'))).toThrow(/not a vmem memory export/);
+    const existing = await fresh('taken');
+    await existing.writeManifest(manifest);
+    const blob = await exportMemory(existing);
+    await expect(importMemory('taken', blob)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await existing.close();
+  });
+});
+
+describe('toStorageError', () => {
+  it('turns a quota failure into QUOTA_EXCEEDED with advice', () => {
+    const error = toStorageError(new DOMException('full', 'QuotaExceededError'), 'saving round r9');
+    expect(error.code).toBe('QUOTA_EXCEEDED');
+    expect(error.message).toMatch(/saving round r9.*rolled back.*export/s);
+  });
+});

@@ -1,0 +1,189 @@
+/**
+ * The page side of the encoder worker: comlink plus what comlink lacks — a ready handshake, a
+ * timeout on every call, and rejection of every pending call when the worker dies.
+ */
+import * as Comlink from 'comlink';
+import { VmemError, errorCode, isVmemError } from '../errors.js';
+import type { ImageEncoder, ImagePayload, ProgressCallback, TextEncoder } from '../encoders/types.js';
+import {
+  WORKER_READY_MESSAGE,
+  type EncoderCallCounts,
+  type EncoderWorkerApi,
+  type EncoderWorkerConfig,
+  type EncoderWorkerInfo,
+} from './protocol.js';
+
+/** The parts of `Worker` the client uses; a real `Worker` satisfies it. */
+export interface WorkerLike {
+  postMessage(message: unknown, transfer?: Transferable[]): void;
+  addEventListener(type: string, listener: (event: Event) => void): void;
+  removeEventListener(type: string, listener: (event: Event) => void): void;
+  terminate(): void;
+}
+
+/** Options of `startEncoderWorker`. */
+export interface EncoderWorkerOptions {
+  /** Makes the worker, e.g. `() => new Worker(new URL('…', import.meta.url), { type: 'module' })`. */
+  readonly createWorker: () => WorkerLike;
+  readonly config: EncoderWorkerConfig;
+  /** Model download progress, in bytes. */
+  readonly onProgress?: ProgressCallback;
+  /** How long the worker module may take to start. @default 30000 */
+  readonly readyTimeoutMs?: number;
+  /** How long loading the models may take (the hub models are ~100 MB). @default 600000 */
+  readonly loadTimeoutMs?: number;
+  /** Base time allowed for one encode call. @default 30000 */
+  readonly callTimeoutMs?: number;
+  /** Extra time allowed per item in an encode call. @default 5000 */
+  readonly perItemTimeoutMs?: number;
+}
+
+/** A running encoder worker and the encoders it hosts, usable as `createMemory` options. */
+export interface EncoderWorkerClient {
+  readonly info: EncoderWorkerInfo;
+  readonly textEncoder: TextEncoder;
+  readonly imageEncoder?: ImageEncoder;
+  /** How often the worker encoded, since it started. */
+  counts(): Promise<EncoderCallCounts>;
+  /** Settles with the error once the worker has died (crash, failed load, terminate). */
+  readonly stopped: Promise<VmemError>;
+  /** Makes the worker throw an uncaught error, as a crash would. For tests. */
+  simulateCrash(): Promise<void>;
+  /** Stops the worker; pending and later calls reject with `WORKER_FAILED`. */
+  terminate(): void;
+}
+
+/**
+ * Starts a worker, waits for its ready message, loads the encoders, and returns proxies that
+ * satisfy `TextEncoder`/`ImageEncoder`.
+ * @example
+ * const client = await startEncoderWorker({ createWorker, config: { encoders: 'embedded', backend: 'wasm', assetBase, threads: 1 } });
+ * const memory = await createMemory({ textEncoder: client.textEncoder, imageEncoder: client.imageEncoder, storage });
+ */
+export async function startEncoderWorker(options: EncoderWorkerOptions): Promise<EncoderWorkerClient> {
+  const worker = options.createWorker();
+  const lifecycle = watchWorker(worker);
+  const remote = Comlink.wrap<EncoderWorkerApi>(worker as unknown as Comlink.Endpoint);
+  const callTimeout = options.callTimeoutMs ?? 30_000;
+  const perItem = options.perItemTimeoutMs ?? 5_000;
+
+  try {
+    await lifecycle.guard('Starting the encoder worker', options.readyTimeoutMs ?? 30_000, () => waitForReady(worker));
+    const onProgress = options.onProgress ? Comlink.proxy(options.onProgress) : undefined;
+    const info = await lifecycle.guard('Loading the encoder models', options.loadTimeoutMs ?? 600_000, () =>
+      remote.load(options.config, onProgress),
+    );
+    const textEncoder: TextEncoder = {
+      id: info.text.id,
+      dimension: info.text.dimension,
+      embed: (texts) =>
+        lifecycle.guard(`Encoding ${texts.length} text(s)`, callTimeout + perItem * texts.length, () => remote.embedTexts([...texts])),
+    };
+    const imageEncoder: ImageEncoder | undefined = info.image && {
+      id: info.image.id,
+      dimension: info.image.dimension,
+      ...(info.image.captionOnly ? { captionOnly: true } : {}),
+      embed: (images: readonly ImagePayload[]) =>
+        lifecycle.guard(`Encoding ${images.length} image(s)`, callTimeout + perItem * images.length, () => remote.embedImages([...images])),
+    };
+    return {
+      info,
+      textEncoder,
+      ...(imageEncoder ? { imageEncoder } : {}),
+      counts: () => lifecycle.guard('Reading encoder counts', callTimeout, () => remote.counts()),
+      stopped: lifecycle.stopped,
+      simulateCrash: () => lifecycle.guard('Crashing the worker', callTimeout, () => remote.simulateCrash()),
+      terminate: () => lifecycle.stop(new VmemError('WORKER_FAILED', 'The encoder worker was stopped; start a new one to encode again.')),
+    };
+  } catch (error) {
+    lifecycle.stop(error instanceof VmemError ? error : new VmemError('WORKER_FAILED', String(error), { cause: error }));
+    throw error;
+  }
+}
+
+interface Lifecycle {
+  /** Runs a call against the worker with a timeout; rejects at once if the worker dies meanwhile. */
+  guard<T>(what: string, timeoutMs: number, call: () => Promise<T>): Promise<T>;
+  readonly stopped: Promise<VmemError>;
+  stop(reason: VmemError): void;
+}
+
+function watchWorker(worker: WorkerLike): Lifecycle {
+  let death: VmemError | undefined;
+  const mourners = new Set<(reason: VmemError) => void>();
+  let announce: (reason: VmemError) => void = () => {};
+  const stopped = new Promise<VmemError>((resolve) => {
+    announce = resolve;
+  });
+
+  const stop = (reason: VmemError): void => {
+    if (death) return;
+    death = reason;
+    worker.removeEventListener('error', onError);
+    worker.removeEventListener('messageerror', onMessageError);
+    worker.terminate();
+    for (const mourner of mourners) mourner(reason);
+    mourners.clear();
+    announce(reason);
+  };
+  const onError = (event: Event): void => {
+    const detail = (event as ErrorEvent).message || 'it failed to load or threw an uncaught error';
+    stop(
+      new VmemError(
+        'WORKER_FAILED',
+        `The encoder worker stopped: ${detail}. Reload the page; if it happens again, switch the backend to WASM in Settings.`,
+      ),
+    );
+  };
+  const onMessageError = (): void =>
+    stop(new VmemError('WORKER_FAILED', 'The encoder worker sent a message the page could not read; reload the page.'));
+  worker.addEventListener('error', onError);
+  worker.addEventListener('messageerror', onMessageError);
+
+  const guard = <T>(what: string, timeoutMs: number, call: () => Promise<T>): Promise<T> => {
+    if (death) return Promise.reject(death);
+    return new Promise<T>((resolve, reject) => {
+      const settle = (): void => {
+        clearTimeout(timer);
+        mourners.delete(onDeath);
+      };
+      const onDeath = (reason: VmemError): void => {
+        settle();
+        reject(reason);
+      };
+      const timer = setTimeout(() => {
+        settle();
+        reject(new VmemError('WORKER_TIMEOUT', `${what} took longer than ${Math.round(timeoutMs / 1000)} s; the device may be overloaded. Try again, or reload the page.`));
+      }, timeoutMs);
+      mourners.add(onDeath);
+      call().then(
+        (value) => {
+          settle();
+          resolve(value);
+        },
+        (error: unknown) => {
+          settle();
+          reject(reviveError(error));
+        },
+      );
+    });
+  };
+  return { guard, stopped, stop };
+}
+
+function waitForReady(worker: WorkerLike): Promise<void> {
+  return new Promise((resolve) => {
+    const onMessage = (event: Event): void => {
+      if ((event as MessageEvent).data?.type !== WORKER_READY_MESSAGE) return;
+      worker.removeEventListener('message', onMessage);
+      resolve();
+    };
+    worker.addEventListener('message', onMessage);
+  });
+}
+
+/** comlink keeps only name/message/stack; rebuild a real `VmemError` from the code kept in `name`. */
+function reviveError(error: unknown): unknown {
+  if (error instanceof VmemError || !isVmemError(error)) return error;
+  return new VmemError(errorCode(error)!, error.message, { cause: error });
+}

@@ -1,0 +1,89 @@
+/**
+ * The worker side of the protocol: hosts a text and an image encoder, runs their calls one at a
+ * time, counts them, and hands vectors back as transferred buffers.
+ */
+import * as Comlink from 'comlink';
+import { VmemError } from '../errors.js';
+import type { ImageEncoder, ProgressCallback, TextEncoder } from '../encoders/types.js';
+import type { Backend, EncoderCallCounts, EncoderWorkerApi, EncoderWorkerConfig } from './protocol.js';
+import { createSerialQueue } from '../util/serial-queue.js';
+
+/** The encoders a worker hosts, and the backend they really run on. */
+export interface HostedEncoders {
+  readonly text: TextEncoder;
+  readonly image?: ImageEncoder;
+  readonly backend: Backend;
+}
+
+/** Builds the encoders for a config; the worker entry plugs in the real models. */
+export type EncoderFactory = (config: EncoderWorkerConfig, onProgress?: ProgressCallback) => Promise<HostedEncoders>;
+
+/**
+ * The `EncoderWorkerApi` implementation, independent of `self` so it can run over any port.
+ * @example Comlink.expose(createEncoderHost(loadRealEncoders));
+ */
+export function createEncoderHost(factory: EncoderFactory): EncoderWorkerApi {
+  let encoders: HostedEncoders | undefined;
+  let loading: Promise<HostedEncoders> | undefined;
+  const counts = { textCalls: 0, textItems: 0, imageCalls: 0, imageItems: 0 };
+  const queue = createSerialQueue();
+
+  const loaded = (): HostedEncoders => {
+    if (!encoders) throw new VmemError('MODEL_LOAD_FAILED', 'The encoders are not loaded yet; call load() and wait for it first.');
+    return encoders;
+  };
+
+  return {
+    async load(config, onProgress) {
+      if (encoders) return describe(encoders, 0);
+      const started = performance.now();
+      // A failed load is not memoised, so the page may retry (e.g. after a network blip).
+      loading ??= factory(config, onProgress).finally(() => {
+        loading = undefined;
+      });
+      encoders = await loading;
+      return describe(encoders, performance.now() - started);
+    },
+    embedTexts(texts) {
+      return queue.run(async () => {
+        const vectors = await loaded().text.embed(texts);
+        counts.textCalls += 1;
+        counts.textItems += texts.length;
+        return transferVectors(vectors);
+      });
+    },
+    embedImages(images) {
+      return queue.run(async () => {
+        const image = loaded().image;
+        if (!image) throw new VmemError('INVALID_INPUT', 'This worker has no image encoder; images can only be stored with captions.');
+        const vectors = await image.embed(images);
+        counts.imageCalls += 1;
+        counts.imageItems += images.length;
+        return transferVectors(vectors);
+      });
+    },
+    counts: () => ({ ...counts }) satisfies EncoderCallCounts,
+    simulateCrash() {
+      setTimeout(() => {
+        throw new Error('simulated encoder worker crash');
+      }, 0);
+    },
+  };
+}
+
+function describe(encoders: HostedEncoders, loadMs: number) {
+  const { text, image, backend } = encoders;
+  return {
+    backend,
+    text: { id: text.id, dimension: text.dimension },
+    ...(image ? { image: { id: image.id, dimension: image.dimension, ...(image.captionOnly ? { captionOnly: true } : {}) } } : {}),
+    loadMs,
+  };
+}
+
+/** Moves the vectors' buffers to the page instead of copying them. */
+function transferVectors(vectors: Float32Array[]): Float32Array[] {
+  const buffers = new Set(vectors.map((vector) => vector.buffer as ArrayBuffer));
+  return Comlink.transfer(vectors, [...buffers]);
+}
+

@@ -1,0 +1,83 @@
+/**
+ * The one RPC surface between the page and the encoder worker. The page speaks to the worker only
+ * through `EncoderWorkerApi` (via comlink); everything crossing it is structured-cloneable.
+ */
+import type { ImagePayload, ProgressCallback } from '../encoders/types.js';
+
+/** Which encoders the worker hosts: the embedded default (served from this origin) or the hub models. */
+export type EncoderChoice = 'embedded' | 'hub';
+
+/** Where the encoders' math runs. */
+export type Backend = 'webgpu' | 'wasm';
+
+/** What the page asks the worker to load. */
+export interface EncoderWorkerConfig {
+  /** @default 'embedded' */
+  readonly encoders: EncoderChoice;
+  readonly backend: Backend;
+  /**
+   * Absolute URL (ending in `/`) under which `models/…` and `wasm/…` are served. The app uses its own
+   * origin; the drop-in uses the folder its script came from.
+   * @example 'https://example.com/vmem/'
+   */
+  readonly assetBase: string;
+  /** WASM threads; 1 unless the page is cross-origin isolated. @default 1 */
+  readonly threads: number;
+}
+
+/** Identity of a loaded encoder, as the memory manifest records it. */
+export interface EncoderDescription {
+  readonly id: string;
+  readonly dimension: number;
+  readonly captionOnly?: boolean;
+}
+
+/** What the worker reports once its encoders are loaded. */
+export interface EncoderWorkerInfo {
+  /** The backend actually in use (may differ from the one asked for when an encoder lacks it). */
+  readonly backend: Backend;
+  readonly text: EncoderDescription;
+  readonly image?: EncoderDescription;
+  /** Milliseconds spent loading models. */
+  readonly loadMs: number;
+}
+
+/** How often the encoders ran; tests use it to prove a reload re-encodes nothing. */
+export interface EncoderCallCounts {
+  readonly textCalls: number;
+  readonly textItems: number;
+  readonly imageCalls: number;
+  readonly imageItems: number;
+}
+
+/** The worker's API. Vectors come back as transferred Float32Arrays. */
+export interface EncoderWorkerApi {
+  /** Loads the encoders; `onProgress` reports bytes of model files. Call once per worker. */
+  load(config: EncoderWorkerConfig, onProgress?: ProgressCallback): Promise<EncoderWorkerInfo>;
+  embedTexts(texts: readonly string[]): Promise<Float32Array[]>;
+  embedImages(images: readonly ImagePayload[]): Promise<Float32Array[]>;
+  counts(): EncoderCallCounts;
+  /** Throws an uncaught error inside the worker on the next tick, as a crash would. For tests. */
+  simulateCrash(): void;
+}
+
+/** Posted by the worker once its module has loaded and comlink listens: the ready handshake. */
+export const WORKER_READY_MESSAGE = 'vmem:encoder-worker-ready';
+
+/** What the page knows about WebGPU before starting a worker. */
+export interface GpuCapability {
+  readonly available: boolean;
+  /** True for software adapters such as SwiftShader: correct but slow. */
+  readonly isFallbackAdapter: boolean;
+  /** Why WebGPU is not available, for the UI. */
+  readonly reason?: string;
+}
+
+/**
+ * Chooses the backend: WebGPU when the user allows it and an adapter exists, WASM otherwise.
+ * @example resolveBackend('auto', { available: true, isFallbackAdapter: false }) // 'webgpu'
+ */
+export function resolveBackend(preference: Backend | 'auto', gpu: GpuCapability): Backend {
+  if (preference === 'wasm') return 'wasm';
+  return gpu.available ? 'webgpu' : 'wasm';
+}

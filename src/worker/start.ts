@@ -1,0 +1,63 @@
+/**
+ * Starting the encoders with the right backend: detect WebGPU, try it, and fall back to WASM by
+ * recreating the worker when WebGPU fails. The outcome says why, so the UI can show it.
+ */
+import { errorCode } from '../errors.js';
+import { startEncoderWorker, type EncoderWorkerClient, type EncoderWorkerOptions } from './client.js';
+import { resolveBackend, type Backend, type EncoderChoice, type GpuCapability } from './protocol.js';
+
+/** Asks the browser for a WebGPU adapter. Never throws: no adapter is an answer, not an error. */
+export async function detectWebGpu(): Promise<GpuCapability> {
+  const gpu = (globalThis.navigator as Navigator & { gpu?: { requestAdapter(): Promise<unknown> } }).gpu;
+  if (!gpu) return { available: false, isFallbackAdapter: false, reason: 'this browser has no WebGPU' };
+  let adapter: { isFallbackAdapter?: boolean; info?: { isFallbackAdapter?: boolean } } | null;
+  try {
+    adapter = (await gpu.requestAdapter()) as typeof adapter;
+  } catch (error) {
+    return { available: false, isFallbackAdapter: false, reason: `requesting a WebGPU adapter failed: ${String(error)}` };
+  }
+  if (!adapter) return { available: false, isFallbackAdapter: false, reason: 'no WebGPU adapter (GPU blocked or absent)' };
+  return { available: true, isFallbackAdapter: Boolean(adapter.info?.isFallbackAdapter ?? adapter.isFallbackAdapter) };
+}
+
+/** Options of `startEncoders`. */
+export interface StartEncodersOptions extends Omit<EncoderWorkerOptions, 'config'> {
+  readonly encoders: EncoderChoice;
+  /** @default 'auto' */
+  readonly backend?: Backend | 'auto';
+  readonly assetBase: string;
+  /** @default 1 */
+  readonly threads?: number;
+  /** Capability probe; injectable for tests. @default detectWebGpu */
+  readonly detect?: () => Promise<GpuCapability>;
+}
+
+/** A started worker and how its backend was chosen. */
+export interface StartedEncoders {
+  readonly client: EncoderWorkerClient;
+  readonly backend: Backend;
+  readonly gpu: GpuCapability;
+  /** Set when WebGPU was tried and failed, so WASM runs instead. */
+  readonly fallbackReason?: string;
+}
+
+/**
+ * Starts the encoder worker on WebGPU when possible, else WASM. A WebGPU worker that fails to
+ * load is discarded and a fresh WASM worker started.
+ */
+export async function startEncoders(options: StartEncodersOptions): Promise<StartedEncoders> {
+  const gpu = await (options.detect ?? detectWebGpu)();
+  const wanted = resolveBackend(options.backend ?? 'auto', gpu);
+  const start = (backend: Backend) =>
+    startEncoderWorker({ ...options, config: { encoders: options.encoders, backend, assetBase: options.assetBase, threads: options.threads ?? 1 } });
+  if (wanted === 'wasm') return { client: await start('wasm'), backend: 'wasm', gpu };
+  try {
+    const client = await start('webgpu');
+    // The worker may report WASM if an encoder had no WebGPU kernel for this model.
+    return { client, backend: client.info.backend, gpu };
+  } catch (error) {
+    const reason = `${errorCode(error) ?? 'ERROR'}: ${error instanceof Error ? error.message : String(error)}`;
+    const client = await start('wasm');
+    return { client, backend: 'wasm', gpu, fallbackReason: reason };
+  }
+}

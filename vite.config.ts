@@ -1,0 +1,58 @@
+/**
+ * The demo app build (`dist-app/`): `index.html` plus the drop-in example page, module workers,
+ * and the cross-origin isolation headers threaded WASM needs. The drop-in script itself is built by
+ * `scripts/build-dropin.ts`.
+ */
+import { resolve } from 'node:path';
+import { defineConfig, type Connect, type Plugin } from 'vite';
+
+/** Where `vite build` writes the app, and where `vite preview` serves it from. */
+export const APP_OUT_DIR = 'dist-app';
+
+/** Pages served WITHOUT isolation headers: they stand for a third-party site embedding the drop-in. */
+const NOT_ISOLATED = [/^\/dropin-example\.html/, /^\/dropin\//];
+
+/**
+ * Sets COOP/COEP (cross-origin isolation, so WASM may use threads) on every response except the
+ * drop-in pages. Plain `server.headers` cannot exempt a path, hence a middleware.
+ */
+function isolationHeaders(): Plugin {
+  const middleware: Connect.NextHandleFunction = (request, response, next) => {
+    const path = (request.url ?? '/').split('?')[0] ?? '/';
+    if (!NOT_ISOLATED.some((pattern) => pattern.test(path))) {
+      response.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
+      response.setHeader('Cross-Origin-Embedder-Policy', 'require-corp');
+    }
+    // The service worker must never be served stale, or an old app shell lingers after a deploy.
+    if (path === '/sw.js') response.setHeader('Cache-Control', 'no-cache');
+    next();
+  };
+  return {
+    name: 'vmem:isolation-headers',
+    configureServer: (server) => void server.middlewares.use(middleware),
+    configurePreviewServer: (server) => void server.middlewares.use(middleware),
+  };
+}
+
+export default defineConfig({
+  plugins: [isolationHeaders()],
+  worker: { format: 'es' },
+  // tfjs and transformers.js are large and already optimised; pre-bundling them only slows `vite dev`.
+  optimizeDeps: { exclude: ['@huggingface/transformers', 'onnxruntime-web'] },
+  server: { port: 4180, strictPort: true },
+  preview: { port: 4173, strictPort: true },
+  build: {
+    outDir: APP_OUT_DIR,
+    emptyOutDir: true,
+    target: 'es2022',
+    // Model weights (nsfwjs ships them as JS) make chunks large by nature.
+    chunkSizeWarningLimit: 40_000,
+    rolldownOptions: {
+      input: {
+        main: resolve(import.meta.dirname, 'index.html'),
+        dropinExample: resolve(import.meta.dirname, 'dropin-example.html'),
+        bench: resolve(import.meta.dirname, 'bench.html'),
+      },
+    },
+  },
+});
