@@ -12,6 +12,7 @@ import { lastMemoryName, loadSettings } from './settings.js';
 import { bindSettingsForm } from './settings-view.js';
 import { registerServiceWorker } from './sw-register.js';
 import { describeEngine } from './engine-status.js';
+import { mountVideoControl } from './video-control.js';
 
 /** What the page exposes for tests and the browser benchmark. */
 export interface VmemTestHooks {
@@ -83,6 +84,12 @@ const app = new AppState(
 
 renderHistory = bindChatPane(app, act).renderHistory;
 bindAskPane(app, act);
+// A video becomes one round per segment of keyframes; the memory is looked up at use, as it can be switched.
+mountVideoControl(byId('video-slot', HTMLElement), {
+  memory: { add: (rounds, options) => app.memory.add(rounds, options) },
+  onAdded: () => renderHistory(),
+  onError: (error) => alerts.error(error),
+});
 refreshMemories = bindMemoryBar(app, {
   act,
   notice: (text) => alerts.notice(text),
