@@ -16,8 +16,6 @@ export interface UnitSpec {
 export interface PreparedRound {
   readonly round: StoredRound;
   readonly images: readonly StoredImage[];
-  /** Caption-only images have no bytes; kept for the caption-proxy encoder. */
-  readonly imageCaptions: ReadonlyMap<string, string | undefined>;
 }
 
 /** Generates ids where the caller gave none; works outside secure contexts too. */
@@ -54,7 +52,6 @@ export function prepareRounds(
       throw new VmemError('EMPTY_ROUND', `${label} has no text, voice transcript or image on either side; nothing to remember.`);
     }
     const images: StoredImage[] = [];
-    const imageCaptions = new Map<string, string | undefined>();
     const turn = (turnInput: TurnInput | undefined, role: Role): StoredTurn => {
       const refs = (turnInput?.images ?? []).map((image, imageIndex) => {
         const ref = prepareImage(image, { roundId: id, role, label: `${label}, ${role} image #${imageIndex + 1}`, maxTextChars: context.maxTextChars });
@@ -63,7 +60,6 @@ export function prepareRounds(
         }
         imageIds.add(ref.id);
         if (image.bytes) images.push({ id: ref.id, bytes: image.bytes, mimeType: ref.mimeType ?? 'application/octet-stream' });
-        imageCaptions.set(ref.id, ref.caption);
         return ref;
       });
       return { text: foldTurnText(turnInput, refs, `${label}, ${role} turn`, context.maxTextChars), images: refs };
@@ -77,7 +73,7 @@ export function prepareRounds(
       assistant: turn(input.assistant, 'assistant'),
       ...(input.meta ? { meta: { ...input.meta } } : {}),
     };
-    return { round, images, imageCaptions };
+    return { round, images };
   });
 }
 

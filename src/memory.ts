@@ -115,21 +115,14 @@ class MemoryImpl implements Memory {
   /** Re-encodes every stored round with the current encoders and rewrites the manifest. */
   async reindex(): Promise<void> {
     const { rounds } = await this.storage.loadAll();
-    const records: RoundRecord[] = [];
-    const onProgress = this.options.onProgress;
-    onProgress?.({ status: 'initiate', task: 'reindex' });
-    for (const [index, round] of rounds.entries()) {
-      const stored = await this.storedImagesOf(round);
-      const units = await this.encodeUnits([{ round, images: stored }]);
-      records.push({ round, units, images: stored });
-      onProgress?.({ status: 'progress', task: 'reindex', loaded: index + 1, total: rounds.length });
-    }
+    const items = await Promise.all(rounds.map(async (round) => ({ round, images: await this.storedImagesOf(round) })));
+    const records = await this.encodeRecords(items, 'reindex', this.options.onProgress);
     await this.storage.putRounds(records);
     await this.storage.writeManifest(newManifest(this.encoders));
     this.lanes = new Lanes(this.encoders.text.dimension, this.encoders.image?.dimension);
     this.lanes.add(records.flatMap((record) => record.units));
     this.setHistory(rounds);
-    onProgress?.({ status: 'done', task: 'reindex' });
+    this.options.onProgress?.({ status: 'done', task: 'reindex' });
   }
 
   add(rounds: RoundInput | readonly RoundInput[], addOptions: AddOptions = {}): Promise<StoredRound[]> {
@@ -143,17 +136,7 @@ class MemoryImpl implements Memory {
         isKnownRound: (id) => this.indexOf.has(id),
         isKnownImage: (id) => this.imageIds.has(id),
       });
-      onProgress?.({ status: 'initiate', task: 'ingest' });
-      const records: RoundRecord[] = [];
-      // Encode in slices so progress moves and memory stays bounded; store only after all encoded.
-      const slice = 32;
-      for (let start = 0; start < prepared.length; start += slice) {
-        const part = prepared.slice(start, start + slice);
-        const units = await this.encodeUnits(part.map((item) => ({ round: item.round, images: item.images })));
-        const unitsOf = groupBy(units, (unit) => unit.roundId);
-        for (const item of part) records.push({ round: item.round, units: unitsOf.get(item.round.id) ?? [], images: item.images });
-        onProgress?.({ status: 'progress', task: 'ingest', loaded: Math.min(start + slice, prepared.length), total: prepared.length });
-      }
+      const records = await this.encodeRecords(prepared, 'ingest', onProgress);
       await this.storage.putRounds(records);
       this.lanes.add(records.flatMap((record) => record.units));
       this.setHistory([...this.history, ...records.map((record) => record.round)]);
@@ -314,6 +297,27 @@ class MemoryImpl implements Memory {
       image: (vector, limit, accept) => lanes.image(vector, limit, accept),
       textVector: (unitId) => lanes.textVector(unitId),
     };
+  }
+
+  /**
+   * Encodes rounds in slices of 32, so progress moves and memory stays bounded; nothing is stored here,
+   * so a failure leaves the memory as it was.
+   */
+  private async encodeRecords(
+    items: readonly { round: StoredRound; images: readonly StoredImage[] }[],
+    task: 'ingest' | 'reindex',
+    onProgress: MemoryOptions['onProgress'],
+  ): Promise<RoundRecord[]> {
+    onProgress?.({ status: 'initiate', task });
+    const records: RoundRecord[] = [];
+    const slice = 32;
+    for (let start = 0; start < items.length; start += slice) {
+      const part = items.slice(start, start + slice);
+      const unitsOf = groupBy(await this.encodeUnits(part), (unit) => unit.roundId);
+      for (const item of part) records.push({ round: item.round, units: unitsOf.get(item.round.id) ?? [], images: item.images });
+      onProgress?.({ status: 'progress', task, loaded: Math.min(start + slice, items.length), total: items.length });
+    }
+    return records;
   }
 
   /** Embeds every unit of the given rounds in one text batch and one image batch. */
