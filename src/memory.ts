@@ -382,6 +382,7 @@ class MemoryImpl implements Memory {
       ...(searchText ? { textVector: normalize(vectors[0]!) } : {}),
       ...(imageVector ? { imageVector } : {}),
       ...(captionAnchor ? { captionAnchor, captionAnchorVector: normalize(vectors[searchText ? 1 : 0]!) } : {}),
+      ...(keywords.length ? { imageKeywords: keywords } : {}),
       ...(warnings.length ? { warnings } : {}),
     };
   }

@@ -14,6 +14,12 @@ export interface RetrievalOptions {
   readonly k?: number;
   /** Rounds on each side of a hit added as context. @default 1 */
   readonly neighbours?: number;
+  /**
+   * A neighbour joins the context only when some signal also found it (it is in a signal's candidate
+   * pool). A neighbour no signal found spends context on a guess. `false` adds every ±`neighbours` round.
+   * @default true
+   */
+  readonly neighboursNeedEvidence?: boolean;
   /** k for aggregation questions, which also drop neighbours. @default 30 */
   readonly aggregationK?: number;
   /** Per-signal weight in the fusion; 0 turns a signal off. @default { bm25: 1, dense: 1, image: 1, 'caption-anchor': 1, 'image-echo': 1 } */
@@ -49,6 +55,7 @@ export interface NormalizedRetrievalOptions {
   readonly rrfK: number;
   readonly k: number;
   readonly neighbours: number;
+  readonly neighboursNeedEvidence: boolean;
   readonly aggregationK: number;
   readonly weights: Readonly<Record<Signal, number>>;
   readonly laneBalance: boolean;
@@ -98,6 +105,7 @@ export function normalizeRetrievalOptions(options: RetrievalOptions = {}, base?:
     rrfK: 60,
     k: 12,
     neighbours: 1,
+    neighboursNeedEvidence: true,
     aggregationK: 30,
     weights: { bm25: 1, dense: 1, image: 1, 'caption-anchor': 1, 'image-echo': 1 },
     laneBalance: true,
@@ -112,6 +120,7 @@ export function normalizeRetrievalOptions(options: RetrievalOptions = {}, base?:
     rrfK: pick(options.rrfK, defaults.rrfK),
     k: pick(options.k, defaults.k),
     neighbours: pick(options.neighbours, defaults.neighbours),
+    neighboursNeedEvidence: pick(options.neighboursNeedEvidence, defaults.neighboursNeedEvidence),
     aggregationK: pick(options.aggregationK, defaults.aggregationK),
     weights: { ...defaults.weights, ...definedEntries(options.weights ?? {}) },
     laneBalance: pick(options.laneBalance, defaults.laneBalance),

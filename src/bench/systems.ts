@@ -24,7 +24,7 @@ const PLAIN: RetrievalOptions = { ...NO_LLM, routing: false, neighbours: 0, aggr
  * - `dense`: rounds by text-lane cosine only (turn texts and captions; the image lane is off);
  * - `vanilla`: every lane the query supports, one fusion over units, bare units returned;
  * - `routed`: vanilla plus the four-case routing;
- * - `rounds`: routed plus round matching and ±1 neighbour blocks;
+ * - `rounds`: routed plus round matching and ±1 neighbour blocks (every neighbour);
  * - `full`: the core's defaults (aggregation branch and image-round filter included).
  */
 export const BENCH_SYSTEMS: readonly BenchSystem[] = [
@@ -32,7 +32,7 @@ export const BENCH_SYSTEMS: readonly BenchSystem[] = [
   { name: 'dense', level: 'round', matchable: true, options: { ...PLAIN, weights: { bm25: 0, dense: 1, image: 0, 'caption-anchor': 0, 'image-echo': 0 } } },
   { name: 'vanilla', level: 'unit', matchable: true, options: { ...PLAIN, granularity: 'unit' } },
   { name: 'routed', level: 'unit', matchable: true, options: { ...PLAIN, routing: true, granularity: 'unit' } },
-  { name: 'rounds', level: 'round', matchable: false, options: { ...NO_LLM, routing: true, granularity: 'round', aggregationBranch: false, imageRoundFilter: false } },
+  { name: 'rounds', level: 'round', matchable: false, options: { ...NO_LLM, routing: true, granularity: 'round', aggregationBranch: false, imageRoundFilter: false, neighboursNeedEvidence: false } },
   { name: 'full', level: 'round', matchable: false, options: { ...NO_LLM } },
 ];
 

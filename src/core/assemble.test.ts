@@ -34,6 +34,12 @@ describe('withNeighbours + toBlocks', () => {
     expect(ids(toBlocks(selection.roundIds, history, indexOf))).toEqual([['r0', 'r1', 'r2', 'r3', 'r4']]);
   });
 
+  it('adds only the neighbours `admit` accepts', () => {
+    const selection = withNeighbours(['r2'], history, indexOf, 1, (roundId) => roundId === 'r3');
+    expect([...selection.roundIds]).toEqual(['r2', 'r3']);
+    expect(selection.neighbourOf.has('r1')).toBe(false);
+  });
+
   it('adds nothing with radius 0', () => {
     const selection = withNeighbours(['r2'], history, indexOf, 0);
     expect([...selection.roundIds]).toEqual(['r2']);

@@ -15,12 +15,14 @@ export interface Selection {
  * Adds up to `radius` rounds on each side of every hit, within the hit's session. Neighbours never
  * count against k: the hits are already cut to k before this runs.
  * @param history every round in time order.
+ * @param admit when given, only neighbours it accepts are added.
  */
 export function withNeighbours(
   hitIds: readonly string[],
   history: readonly HistoryPosition[],
   indexOf: ReadonlyMap<string, number>,
   radius: number,
+  admit?: (roundId: string) => boolean,
 ): Selection {
   const roundIds = new Set(hitIds);
   const neighbourOf = new Map<string, string[]>();
@@ -31,7 +33,7 @@ export function withNeighbours(
     for (let offset = -radius; offset <= radius; offset++) {
       const neighbour = history[at + offset];
       if (offset === 0 || !neighbour || neighbour.sessionId !== session) continue;
-      if (hitIds.includes(neighbour.id)) continue;
+      if (hitIds.includes(neighbour.id) || (admit && !admit(neighbour.id))) continue;
       roundIds.add(neighbour.id);
       const sources = neighbourOf.get(neighbour.id) ?? [];
       sources.push(hitId);

@@ -56,10 +56,18 @@ export interface EncodedQuery {
   readonly imageVector?: Float32Array;
   readonly captionAnchor?: string;
   readonly captionAnchorVector?: Float32Array;
+  /** Words a vision LLM read off the query image (already appended to `text`). */
+  readonly imageKeywords?: readonly string[];
   readonly warnings?: readonly string[];
 }
 
 type SignalSource = 'bm25' | 'dense' | 'caption-dense' | 'image' | 'image-echo';
+
+/**
+ * Which rounds a signal may vote for: all of them, those within ±1 of an image (text→image), or those
+ * holding one of the image lane's top-k matches (image+text→text).
+ */
+type SignalScope = 'all' | 'near-images' | 'image-matches';
 
 interface PlannedSignal {
   readonly signal: Signal;
@@ -68,7 +76,7 @@ interface PlannedSignal {
   /** The lane whose vote it shares under lane balance (an echo of the image match votes with the image lane). */
   readonly voteLane: Lane;
   readonly source: SignalSource;
-  readonly restrictToImageRounds: boolean;
+  readonly scope: SignalScope;
 }
 
 /**
@@ -78,32 +86,37 @@ interface PlannedSignal {
 export function planSignals(query: EncodedQuery, options: NormalizedRetrievalOptions): PlannedSignal[] {
   const hasText = query.text.trim() !== '' && query.textVector !== undefined;
   const hasImage = query.imageVector !== undefined;
-  const textSignals = (restrict: boolean): PlannedSignal[] =>
+  const textSignals = (scope: SignalScope): PlannedSignal[] =>
     hasText
       ? [
-          { signal: 'bm25', lane: 'text', voteLane: 'text', source: 'bm25', restrictToImageRounds: restrict },
-          { signal: 'dense', lane: 'text', voteLane: 'text', source: 'dense', restrictToImageRounds: restrict },
+          { signal: 'bm25', lane: 'text', voteLane: 'text', source: 'bm25', scope },
+          { signal: 'dense', lane: 'text', voteLane: 'text', source: 'dense', scope },
         ]
       : [];
-  const imageSignal: PlannedSignal[] = hasImage ? [{ signal: 'image', lane: 'image', voteLane: 'image', source: 'image', restrictToImageRounds: false }] : [];
-  if (!options.routing) return [...textSignals(false), ...imageSignal];
+  const imageSignal: PlannedSignal[] = hasImage ? [{ signal: 'image', lane: 'image', voteLane: 'image', source: 'image', scope: 'all' }] : [];
+  const nearImages: SignalScope = options.imageRoundFilter ? 'near-images' : 'all';
+  if (!options.routing) return [...textSignals('all'), ...imageSignal];
 
   switch (retrievalCase(query.route)) {
     case 'text→text':
-      return textSignals(false);
+      return textSignals('all');
     case 'text→image': {
-      const restrict = options.imageRoundFilter;
       const anchor: PlannedSignal[] = query.captionAnchorVector
-        ? [{ signal: 'caption-anchor', lane: 'text', voteLane: 'text', source: 'caption-dense', restrictToImageRounds: restrict }]
+        ? [{ signal: 'caption-anchor', lane: 'text', voteLane: 'text', source: 'caption-dense', scope: nearImages }]
         : [];
-      return [...textSignals(restrict), ...anchor];
+      return [...textSignals(nearImages), ...anchor];
     }
     case 'image+text→image':
       // An image the image lane cannot read (no encoder, no bytes) still has its text to go on.
-      return hasImage ? imageSignal : textSignals(options.imageRoundFilter);
+      return hasImage ? imageSignal : textSignals(nearImages);
     case 'image+text→text': {
-      const echo: PlannedSignal[] = hasImage ? [{ signal: 'image-echo', lane: 'text', voteLane: 'image', source: 'image-echo', restrictToImageRounds: false }] : [];
-      return [...imageSignal, ...echo, ...textSignals(false)];
+      if (!hasImage) return textSignals('all');
+      // The question asks about the picture ("what breed is the dog in this photo?"), so its own words
+      // match every round on the topic; they only re-rank the rounds the image lane found. Keywords a
+      // vision LLM read off the picture describe it, and may search everywhere.
+      const scope: SignalScope = query.imageKeywords?.length ? 'all' : 'image-matches';
+      const echo: PlannedSignal = { signal: 'image-echo', lane: 'text', voteLane: 'image', source: 'image-echo', scope: 'all' };
+      return [...imageSignal, echo, ...textSignals(scope)];
     }
   }
 }
@@ -119,8 +132,6 @@ export function runRetrieval(view: IndexView, query: EncodedQuery, options: Norm
   const pool = Math.max(options.poolSize, k);
 
   const planned = planSignals(query, options).filter((plan) => options.weights[plan.signal] !== 0);
-  const nearImages = planned.some((plan) => plan.restrictToImageRounds) ? view.roundsNearImages() : undefined;
-  const restrictToImages = nearImages && nearImages.size > 0 ? (roundId: string) => nearImages.has(roundId) : undefined;
 
   // Lanes vote equally: the text lane's signals share one lane's say, so two text signals that agree on
   // generic words cannot outvote the image lane, the one that tells pictures apart.
@@ -128,17 +139,33 @@ export function runRetrieval(view: IndexView, query: EncodedQuery, options: Norm
   // Round-level ranking keeps a round's best unit; fetch enough units to fill the pool with rounds.
   const unitLimit = unitLevel ? pool : pool * 4;
   const hitsOf = new Map<SignalSource, LaneHit[]>();
+  const imageHits = (): LaneHit[] => {
+    let hits = hitsOf.get('image');
+    if (!hits) {
+      hits = searchSignal(view, query, 'image', unitLimit, undefined);
+      hitsOf.set('image', hits);
+    }
+    return hits;
+  };
+  const scopes = new Map<SignalScope, ((roundId: string) => boolean) | undefined>();
+  const acceptFor = (scope: SignalScope) => {
+    if (!scopes.has(scope)) scopes.set(scope, scopeFilter(view, scope, imageHits, k));
+    return scopes.get(scope);
+  };
   const rankings: SignalRanking[] = planned.map((plan) => {
-    const accept = plan.restrictToImageRounds ? restrictToImages : undefined;
+    const accept = acceptFor(plan.scope);
     const hits =
       plan.source === 'image-echo'
-        ? echoSearch(view, hitsOf.get('image') ?? searchSignal(view, query, 'image', unitLimit, undefined), unitLimit)
+        ? echoSearch(view, imageHits(), unitLimit)
         : searchSignal(view, query, plan.source, unitLimit, accept);
     hitsOf.set(plan.source, hits);
     const candidates = bestPerGroup(hits, (hit) => (unitLevel ? hit.unitId : hit.roundId), pool);
     return { signal: plan.signal, lane: plan.lane, weight: options.weights[plan.signal] / lanePeers(plan.voteLane), candidates };
   });
-  const fused = reciprocalRankFusion(rankings, options.rrfK).slice(0, k);
+  const ranked = reciprocalRankFusion(rankings, options.rrfK);
+  const fused = ranked.slice(0, k);
+  // Round keys of every candidate any signal put in its pool: the evidence a neighbour needs.
+  const evidence = options.neighboursNeedEvidence && !unitLevel ? new Set(ranked.map((candidate) => candidate.key)) : undefined;
 
   const base: ResultBase = {
     case: theCase,
@@ -147,7 +174,22 @@ export function runRetrieval(view: IndexView, query: EncodedQuery, options: Norm
     ...(query.captionAnchor ? { captionAnchor: query.captionAnchor } : {}),
     ...(query.warnings?.length ? { warnings: query.warnings } : {}),
   };
-  return unitLevel ? unitResult(view, fused, base) : roundResult(view, fused, radius, theCase, base);
+  return unitLevel ? unitResult(view, fused, base) : roundResult(view, fused, radius, evidence, theCase, base);
+}
+
+/** The rounds a scope lets a signal vote for; undefined lets it vote for all (also when a filter would leave none). */
+function scopeFilter(view: IndexView, scope: SignalScope, imageHits: () => LaneHit[], k: number): ((roundId: string) => boolean) | undefined {
+  if (scope === 'all') return undefined;
+  if (scope === 'near-images') {
+    const near = view.roundsNearImages();
+    return near.size > 0 ? (roundId) => near.has(roundId) : undefined;
+  }
+  const matched = new Set<string>();
+  for (const hit of imageHits()) {
+    if (matched.size >= k) break;
+    matched.add(hit.roundId);
+  }
+  return matched.size > 0 ? (roundId) => matched.has(roundId) : undefined;
 }
 
 function searchSignal(
@@ -188,9 +230,16 @@ function echoSearch(view: IndexView, imageHits: readonly LaneHit[], limit: numbe
 
 type ResultBase = Pick<RetrievalResult, 'case' | 'route' | 'queryText' | 'captionAnchor' | 'warnings'>;
 
-function roundResult(view: IndexView, fused: FusedCandidate[], radius: number, theCase: RetrievalCase, base: ResultBase): RetrievalResult {
+function roundResult(
+  view: IndexView,
+  fused: FusedCandidate[],
+  radius: number,
+  evidence: ReadonlySet<string> | undefined,
+  theCase: RetrievalCase,
+  base: ResultBase,
+): RetrievalResult {
   const hitIds = fused.map((candidate) => candidate.key);
-  const selection = withNeighbours(hitIds, view.history, view.indexOf, radius);
+  const selection = withNeighbours(hitIds, view.history, view.indexOf, radius, evidence && ((roundId) => evidence.has(roundId)));
   const blocks: Block[] = toBlocks(selection.roundIds, view.history, view.indexOf);
 
   const trace: TraceEntry[] = fused.map((candidate, index) => ({

@@ -30,6 +30,8 @@ const AGGREGATION_PATTERNS: readonly RegExp[] = [
   /\b(?:all|every)\s+(?:of\s+)?(?:the\s+)?(?:\w+\s+){0,3}?(?:that|which|who|mentioned|discussed|talked|shown|shared|named|recommended|suggested|visited|bought|tried)\b/i,
   /\bwhat\s+(?:\w+\s+){0,4}?(?:has|have|had)\s+\w+(?:\s+\w+)?\s+(?:done|tried|made|visited|bought|read|watched|played|cooked|baked|painted|learned|taken|attended|collected|planted|adopted|written|built|seen|used|owned|worked\s+on)\b/i,
   /\b(?:what|which)\s+(?:are|were)\s+(?:all\s+)?(?:the\s+)?(?:\w+\s+){0,3}?(?:\w+s)\s+(?:that|which)?\s*(?:\w+\s+)?(?:mentioned|discussed|talked\s+about|shared|recommended|suggested)\b/i,
+  // "find all…", "show me every…", "search for all photos of…": a request for every instance, not one.
+  /\b(?:find|search\s+(?:for|out)|look\s+(?:for|up)|show|get|give|send|retrieve|fetch|locate|display|pull\s+up|bring\s+up|collect|gather)\s+(?:me\s+|us\s+)?(?:all|every)\b/i,
   /\b(?:so\s+far|in\s+total|altogether|across\s+(?:all\s+)?(?:the\s+)?(?:sessions|conversations|chats))\b/i,
 ];
 
@@ -61,7 +63,11 @@ export function route(question: string, hasImage: boolean): Route {
   };
 }
 
+/** "Among the pictures we shared, which one…": the pick is one of those pictures. */
+const PICKS_AMONG_IMAGES = new RegExp(String.raw`\b(?:among|of|from)\s+(?:the|these|those|all(?:\s+the)?|my|our|your)\s+(?:\w+\s+){0,2}?${IMAGE_NOUN}\b[^?]*?\bwhich\s+ones?\b`, 'i');
+
 function asksForPicture(text: string): boolean {
+  if (PICKS_AMONG_IMAGES.test(text)) return true;
   const match = ASKS_FOR_IMAGE.exec(text);
   if (!match) return false;
   // "What breed is the dog in the attached photo?" names the query picture, not a picture to find.
