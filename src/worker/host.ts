@@ -5,7 +5,7 @@
 import * as Comlink from 'comlink';
 import { VmemError } from '../errors.js';
 import type { ImageEncoder, ProgressCallback, TextEncoder } from '../encoders/types.js';
-import type { Backend, EncoderCallCounts, EncoderWorkerApi, EncoderWorkerConfig } from './protocol.js';
+import type { Backend, EncoderCallCounts, EncoderWorkerApi, EncoderWorkerConfig, WebGpuAgreement } from './protocol.js';
 import { createSerialQueue } from '../util/serial-queue.js';
 
 /** The encoders a worker hosts, and the backend they really run on. */
@@ -13,6 +13,8 @@ export interface HostedEncoders {
   readonly text: TextEncoder;
   readonly image?: ImageEncoder;
   readonly backend: Backend;
+  /** On WebGPU: the lowest cosine of the probe vectors to WASM's, per encoder. */
+  readonly agreement?: WebGpuAgreement;
 }
 
 /** Builds the encoders for a config; the worker entry plugs in the real models. */
@@ -72,9 +74,10 @@ export function createEncoderHost(factory: EncoderFactory): EncoderWorkerApi {
 }
 
 function describe(encoders: HostedEncoders, loadMs: number) {
-  const { text, image, backend } = encoders;
+  const { text, image, backend, agreement } = encoders;
   return {
     backend,
+    ...(agreement ? { agreement } : {}),
     text: { id: text.id, dimension: text.dimension },
     ...(image ? { image: { id: image.id, dimension: image.dimension, ...(image.captionOnly ? { captionOnly: true } : {}) } } : {}),
     loadMs,

@@ -36,10 +36,18 @@ export interface EncoderDescription {
 export interface EncoderWorkerInfo {
   /** The backend actually in use (may differ from the one asked for when an encoder lacks it). */
   readonly backend: Backend;
+  /** On WebGPU: how closely the probe vectors matched WASM's. */
+  readonly agreement?: WebGpuAgreement;
   readonly text: EncoderDescription;
   readonly image?: EncoderDescription;
   /** Milliseconds spent loading models. */
   readonly loadMs: number;
+}
+
+/** Lowest cosine between WebGPU and WASM vectors of the same probe inputs, per encoder (1 = identical). */
+export interface WebGpuAgreement {
+  readonly text: number;
+  readonly image?: number;
 }
 
 /** How often the encoders ran; tests use it to prove a reload re-encodes nothing. */

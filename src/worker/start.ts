@@ -6,6 +6,13 @@ import { errorCode } from '../errors.js';
 import { startEncoderWorker, type EncoderWorkerClient, type EncoderWorkerOptions } from './client.js';
 import { resolveBackend, type Backend, type EncoderChoice, type GpuCapability } from './protocol.js';
 
+/**
+ * Per-item call allowance on a software WebGPU adapter. SwiftShader runs the encoders 30–100× slower
+ * than WASM (measured on 2 busy cores: 2–5 s per image, 1.5–2.6 s per text); the default 5 s would
+ * time out on a batch.
+ */
+export const SOFTWARE_ADAPTER_PER_ITEM_MS = 20_000;
+
 /** Asks the browser for a WebGPU adapter. Never throws: no adapter is an answer, not an error. */
 export async function detectWebGpu(): Promise<GpuCapability> {
   const gpu = (globalThis.navigator as Navigator & { gpu?: { requestAdapter(): Promise<unknown> } }).gpu;
@@ -48,8 +55,13 @@ export interface StartedEncoders {
 export async function startEncoders(options: StartEncodersOptions): Promise<StartedEncoders> {
   const gpu = await (options.detect ?? detectWebGpu)();
   const wanted = resolveBackend(options.backend ?? 'auto', gpu);
+  const slow = gpu.isFallbackAdapter ? { perItemTimeoutMs: Math.max(options.perItemTimeoutMs ?? 0, SOFTWARE_ADAPTER_PER_ITEM_MS) } : {};
   const start = (backend: Backend) =>
-    startEncoderWorker({ ...options, config: { encoders: options.encoders, backend, assetBase: options.assetBase, threads: options.threads ?? 1 } });
+    startEncoderWorker({
+      ...options,
+      ...(backend === 'webgpu' ? slow : {}),
+      config: { encoders: options.encoders, backend, assetBase: options.assetBase, threads: options.threads ?? 1 },
+    });
   if (wanted === 'wasm') return { client: await start('wasm'), backend: 'wasm', gpu };
   try {
     const client = await start('webgpu');
