@@ -11,7 +11,7 @@ const history: StoredRound[] = Array.from({ length: 8 }, (_, i) => ({
   seq: i,
   sessionId: 's',
   timestamp: i,
-  user: { text: `turn ${i}`, images: [1, 3, 6].includes(i) ? [{ id: `img${i}` }] : [] },
+  user: { text: `turn ${i}`, images: [1, 3, 6].includes(i) ? [{ id: `img${i}`, roundId: `r${i}`, role: 'user', hasBytes: true }] : [] },
   assistant: { text: '', images: [] },
 }));
 const indexOf = new Map(history.map((round, index) => [round.id, index]));
