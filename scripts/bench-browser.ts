@@ -6,7 +6,8 @@
  *   - JS heap held by a 10k-round memory,
  *   - open time of a persisted 5k-round memory,
  *   - plain Orama hybrid search on the same data, as the reference.
- * Prints a Markdown table. Options: --quick (1k/10k instead of 10k/100k).
+ * Prints a Markdown table. Options: --quick (1k/10k instead of 10k/100k); --only=cold,scale,open
+ * to run some of the three groups (cold start and ingest; index scale; persisted open).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +25,8 @@ const BASE = `http://localhost:${PORT}/`;
 const quick = process.argv.includes('--quick');
 const SMALL = quick ? 1_000 : 10_000;
 const LARGE = quick ? 10_000 : 100_000;
+const onlyArg = process.argv.find((arg) => arg.startsWith('--only='));
+const groups = new Set((onlyArg ? onlyArg.slice('--only='.length) : 'cold,scale,open').split(','));
 
 interface Row {
   readonly measure: string;
@@ -135,7 +138,7 @@ async function indexScale(context: BrowserContext): Promise<void> {
   await page.goto(`${BASE}bench.html`);
   await page.waitForFunction(() => window.__bench !== undefined);
   const baseline = await heapUsed(page);
-  for (const rounds of [SMALL, LARGE]) {
+  for (const rounds of groups.has('scale') ? [SMALL, LARGE] : []) {
     log(`vmem, ${rounds} synthetic rounds…`);
     const vmem = await page.evaluate((n) => window.__bench!.vmemScale(n, 103), rounds);
     if (rounds === SMALL) {
@@ -165,6 +168,7 @@ async function indexScale(context: BrowserContext): Promise<void> {
         : { measure: `  reference: plain Orama hybrid, ${rounds.toLocaleString('en')} rounds`, value: 'failed', target: '—', note: oramaError },
     );
   }
+  if (!groups.has('open')) return await page.close();
   log('persisted 5k-round memory…');
   const persisted = await page.evaluate(() => window.__bench!.persistedOpen(5_000, 5));
   push({ measure: 'open a persisted 5,000-round memory (IndexedDB → indexes)', value: ms(persisted.open.p50), target: '≤ 1 s', note: `median of 5; p95 ${ms(persisted.open.p95)}; of which reading IndexedDB ${ms(persisted.read.p50)}, the rest is rebuilding the indexes` });
@@ -180,7 +184,7 @@ if (!existsSync(join(root, APP_OUT_DIR, 'bench.html'))) {
 const server = await preview({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'warn', preview: { port: PORT, strictPort: true } });
 const profile = mkdtempSync(join(tmpdir(), 'vmem-bench-'));
 try {
-  await coldStart(profile);
+  if (groups.has('cold')) await coldStart(profile);
   const context = await launch(join(profile, 'scale'));
   try {
     await indexScale(context);

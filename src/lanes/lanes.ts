@@ -11,13 +11,16 @@ export type IndexedUnit = Omit<StoredUnit, 'vector'>;
  * vectors), with the unit table both share.
  */
 export class Lanes {
-  private readonly bm25Index = new Bm25Index();
-  private readonly textVectors: VectorMatrix;
-  private readonly imageVectors: VectorMatrix | undefined;
+  private bm25Index = new Bm25Index();
+  private textVectors: VectorMatrix;
+  private imageVectors: VectorMatrix | undefined;
   private readonly units = new Map<string, IndexedUnit>();
   private readonly unitsOfRound = new Map<string, string[]>();
 
-  constructor(textDimension: number, imageDimension: number | undefined) {
+  constructor(
+    private readonly textDimension: number,
+    private readonly imageDimension: number | undefined,
+  ) {
     this.textVectors = new VectorMatrix(textDimension);
     this.imageVectors = imageDimension === undefined ? undefined : new VectorMatrix(imageDimension);
   }
@@ -73,14 +76,22 @@ export class Lanes {
     this.unitsOfRound.delete(roundId);
   }
 
+  /** Starts empty indexes (cheaper than removing every round one by one). */
   clear(): void {
-    for (const roundId of [...this.unitsOfRound.keys()]) this.removeRound(roundId);
+    this.bm25Index = new Bm25Index();
+    this.textVectors = new VectorMatrix(this.textDimension);
+    this.imageVectors = this.imageDimension === undefined ? undefined : new VectorMatrix(this.imageDimension);
+    this.units.clear();
+    this.unitsOfRound.clear();
   }
 
   bm25(text: string, limit: number, accept?: (roundId: string) => boolean): LaneHit[] {
-    // A filtered search ranks everything that matches, then filters, so the filter never starves the pool.
-    const hits = this.bm25Index.search(text, accept ? this.bm25Index.size : limit);
-    return this.toLaneHits(hits, limit, accept);
+    // The filter applies inside the search, so it keeps the best accepted units and never starves the pool.
+    const acceptUnit = accept && ((unitId: string) => {
+      const unit = this.units.get(unitId);
+      return unit !== undefined && accept(unit.roundId);
+    });
+    return this.toLaneHits(this.bm25Index.search(text, limit, acceptUnit), limit);
   }
 
   dense(vector: Float32Array, limit: number, accept?: (roundId: string) => boolean, captionsOnly = false): LaneHit[] {

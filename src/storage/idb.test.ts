@@ -1,9 +1,10 @@
 import 'fake-indexeddb/auto';
+import { openDB } from 'idb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { VmemError } from '../errors.js';
 import type { StoredRound, StoredUnit } from '../types.js';
 import { decodeMemoryFile, exportMemory, importMemory } from './idb-file.js';
-import { createIdbStorage, deleteMemory, listMemories, toStorageError } from './idb.js';
+import { DATABASE_PREFIX, DATABASE_VERSION, createIdbStorage, deleteMemory, listMemories, toStorageError } from './idb.js';
 import { SCHEMA_VERSION, type Manifest, type RoundRecord } from './types.js';
 
 const manifest: Manifest = {
@@ -112,6 +113,75 @@ describe('createIdbStorage', () => {
 
   it('rejects an empty memory name', async () => {
     await expect(createIdbStorage('  ')).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+  });
+});
+
+describe('storage layout versions', () => {
+  it('migrates a layout-1 memory (a record per unit) on open, keeping rounds, vectors and images', async () => {
+    names.push('legacy');
+    const legacy = await openDB(DATABASE_PREFIX + 'legacy', 1, {
+      upgrade(db) {
+        db.createObjectStore('meta', { keyPath: 'key' });
+        db.createObjectStore('rounds', { keyPath: 'id' }).createIndex('seq', 'seq');
+        db.createObjectStore('units', { keyPath: 'id' }).createIndex('roundId', 'roundId');
+        db.createObjectStore('images', { keyPath: 'id' }).createIndex('roundId', 'roundId');
+      },
+    });
+    const records = [record(1, { withImage: true }), record(2)];
+    await legacy.put('meta', { key: 'manifest', manifest });
+    await legacy.put('meta', { key: 'revision', revision: 4 });
+    for (const { round, units, images } of records) {
+      await legacy.put('rounds', round);
+      for (const unit of units) await legacy.put('units', unit);
+      for (const image of images) await legacy.put('images', { ...image, roundId: round.id });
+    }
+    legacy.close();
+
+    const storage = await createIdbStorage('legacy');
+    expect(await storage.readManifest()).toEqual(manifest);
+    const { rounds, units } = await storage.loadAll();
+    expect(rounds).toEqual(records.map((r) => r.round));
+    const plain = (list: readonly StoredUnit[]) => list.map((u) => ({ ...u, vector: Array.from(u.vector) })).sort((a, b) => a.id.localeCompare(b.id));
+    expect(plain(units)).toEqual(plain(records.flatMap((r) => r.units)));
+    expect(Array.from((await storage.getImage('r1-img'))!.bytes)).toEqual([0xff, 0xd8, 1]);
+    // Still writable (the revision carried over) and forgetting still drops the image.
+    await storage.deleteRound('r1');
+    expect(await storage.getImage('r1-img')).toBeUndefined();
+    await storage.close();
+    const raw = await openDB(DATABASE_PREFIX + 'legacy');
+    expect(raw.version).toBe(DATABASE_VERSION);
+    const stores = [...raw.objectStoreNames].sort();
+    raw.close();
+    expect(stores).toEqual(['chunks', 'images', 'meta']);
+  });
+
+  it('keeps rounds written one by one in chunks, merges small chunks without changing content, and forgets from inside a chunk', async () => {
+    const storage = await fresh('chunks');
+    for (let seq = 1; seq <= 40; seq++) await storage.putRounds([record(seq, { withImage: seq % 10 === 0 })]);
+    const before = await storage.loadAll();
+    await storage.compact();
+    const raw = await openDB(DATABASE_PREFIX + 'chunks');
+    const chunkCount = await raw.count('chunks');
+    raw.close();
+    expect(chunkCount).toBe(1);
+    expect(await storage.loadAll()).toEqual(before);
+    // Rewriting and forgetting rounds that now share a chunk touches only those rounds.
+    await storage.putRounds([{ ...record(5), round: { ...record(5).round, user: { text: 'edited', images: [] } } }]);
+    await storage.deleteRound('r10');
+    const { rounds, units } = await storage.loadAll();
+    expect(rounds.map((r) => r.seq)).toEqual([...Array(40).keys()].map((i) => i + 1).filter((seq) => seq !== 10));
+    expect(rounds.find((r) => r.id === 'r5')?.user.text).toBe('edited');
+    expect(units.filter((u) => u.roundId === 'r10')).toEqual([]);
+    expect(await storage.getImage('r10-img')).toBeUndefined();
+    expect(await storage.getImage('r20-img')).toBeDefined();
+    await storage.close();
+  });
+
+  it('refuses a memory saved by a newer vmem with advice, leaving it untouched', async () => {
+    names.push('future');
+    const future = await openDB(DATABASE_PREFIX + 'future', DATABASE_VERSION + 1, { upgrade: (db) => void db.createObjectStore('meta') });
+    future.close();
+    await expect(createIdbStorage('future')).rejects.toMatchObject({ code: 'STORAGE_FAILED', message: expect.stringMatching(/newer version of vmem.*update/) });
   });
 });
 

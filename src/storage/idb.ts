@@ -1,17 +1,25 @@
 /**
- * IndexedDB storage for browsers: one database per named memory, holding the manifest, rounds,
- * units (vectors as Float32Array) and image bytes. Opening a memory reads stored vectors back, so
- * indexes are rebuilt without re-encoding anything.
+ * IndexedDB storage for browsers: one database per named memory, holding the manifest, rounds in
+ * chunk records (up to 256 rounds with their units and vectors packed in one Float32Array; see
+ * round-chunk.ts) and image bytes. Opening a memory reads stored vectors back, so indexes are rebuilt without
+ * re-encoding anything.
  */
 import { deleteDB, openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import { VmemError, isVmemError } from '../errors.js';
-import type { StoredRound, StoredUnit } from '../types.js';
 import { announceChange, listenForChanges, withWriteLock, type MemoryChange } from './idb-sync.js';
+import { migrateStores } from './idb-migrate.js';
+import { CHUNK_ROUNDS, packChunk, slices, unpackChunk, withoutRounds, type RoundChunk, type RoundWithUnits } from './round-chunk.js';
 import type { Manifest, MemoryStorage, RoundRecord, StoredImage } from './types.js';
 
 /** Prefix of every vmem database name, so `listMemories` can tell them from other databases. */
 export const DATABASE_PREFIX = 'vmem:';
-const DATABASE_VERSION = 1;
+/**
+ * The layout version of the database. 1: a record per round and per unit. 2: chunk records of up to
+ * 256 rounds with their units and packed vectors (opening reads a few dozen records); version-1
+ * databases are migrated on open, in the upgrade transaction, so a failed migration leaves them as
+ * they were.
+ */
+export const DATABASE_VERSION = 2;
 
 /** An image as stored: the bytes plus the round it belongs to, so forgetting a round finds them. */
 interface ImageRecord extends StoredImage {
@@ -24,10 +32,9 @@ type MetaRecord =
   | { readonly key: 'revision'; readonly revision: number };
 
 /** The typed schema: store and index names are checked at compile time. */
-interface VmemDbSchema extends DBSchema {
+export interface VmemDbSchema extends DBSchema {
   meta: { key: MetaRecord['key']; value: MetaRecord };
-  rounds: { key: string; value: StoredRound; indexes: { seq: number } };
-  units: { key: string; value: StoredUnit; indexes: { roundId: string } };
+  chunks: { key: number; value: RoundChunk; indexes: { roundId: string } };
   images: { key: string; value: ImageRecord; indexes: { roundId: string } };
 }
 
@@ -46,7 +53,15 @@ export interface IdbMemoryStorage extends MemoryStorage {
    * @returns the unsubscribe function
    */
   onRemoteChange(listener: (change: MemoryChange) => void): () => void;
+  /**
+   * Merges small chunk records (single-round writes leave one each) into full ones, without changing
+   * what is stored. Opening a memory starts it in the background when there are many.
+   */
+  compact(): Promise<void>;
 }
+
+/** Small chunks (under an eighth full) tolerated before opening compacts them. */
+const SMALL_CHUNKS_BEFORE_COMPACTING = 32;
 
 /**
  * Opens (creating if needed) the memory `name` in IndexedDB.
@@ -61,9 +76,12 @@ export interface IdbMemoryStorage extends MemoryStorage {
 export async function createIdbStorage(name: string): Promise<IdbMemoryStorage> {
   assertMemoryName(name);
   let closedReason: string | undefined;
-  const db = await guard(`opening memory "${name}"`, () =>
+  let migration: Promise<unknown> | undefined;
+  const db = await openStorage(name, () => migration, () =>
     openDB<VmemDbSchema>(DATABASE_PREFIX + name, DATABASE_VERSION, {
-      upgrade: createStores,
+      upgrade: (database, oldVersion, _newVersion, tx) => {
+        migration = migrateStores(database, oldVersion, tx);
+      },
       // Another tab wants to delete or upgrade this database: step aside instead of blocking it.
       blocking: () => {
         closedReason = `memory "${name}" was deleted or upgraded in another tab; open it again`;
@@ -85,7 +103,7 @@ export async function createIdbStorage(name: string): Promise<IdbMemoryStorage> 
   const write = async (doing: string, body: (tx: WriteTx) => void | Promise<void>): Promise<void> => {
     ensureOpen();
     await withWriteLock(name, async () => {
-      const tx = ensureOpen().transaction(['meta', 'rounds', 'units', 'images'], 'readwrite');
+      const tx = ensureOpen().transaction(['meta', 'chunks', 'images'], 'readwrite');
       await runTransaction(tx, doing, async () => {
         const stored = await tx.objectStore('meta').get('revision');
         const current = stored?.key === 'revision' ? stored.revision : 0;
@@ -104,6 +122,22 @@ export async function createIdbStorage(name: string): Promise<IdbMemoryStorage> 
     announceChange({ type: 'written', name, revision: knownRevision });
   };
 
+  /** No revision bump: what is stored stays the same, and every write finds rounds' chunks afresh. */
+  const compact = async (): Promise<void> => {
+    ensureOpen();
+    await withWriteLock(name, async () => {
+      const tx = ensureOpen().transaction(['chunks'], 'readwrite') as unknown as WriteTx;
+      await runTransaction(tx, `compacting memory "${name}"`, async () => {
+        const store = tx.objectStore('chunks');
+        const small = (await store.getAll()).filter(isSmall);
+        if (small.length < 2) return;
+        const items = small.flatMap(unpackChunk).sort((a, b) => a.round.seq - b.round.seq);
+        for (const chunk of small) queued(store.delete(chunk.key!));
+        for (const slice of slices(items)) queued(store.put(packChunk(slice)));
+      });
+    });
+  };
+
   return {
     name,
     get revision() {
@@ -119,15 +153,13 @@ export async function createIdbStorage(name: string): Promise<IdbMemoryStorage> 
     async loadAll() {
       const handle = ensureOpen();
       return guard('loading the memory', async () => {
-        const tx = handle.transaction(['meta', 'rounds', 'units'], 'readonly');
-        const [rounds, units, revision] = await Promise.all([
-          tx.objectStore('rounds').index('seq').getAll(),
-          tx.objectStore('units').getAll(),
-          tx.objectStore('meta').get('revision'),
-          tx.done,
-        ]);
+        // One getAll over a few dozen chunk records.
+        const tx = handle.transaction(['meta', 'chunks'], 'readonly');
+        const [chunks, revision] = await Promise.all([tx.objectStore('chunks').getAll(), tx.objectStore('meta').get('revision'), tx.done]);
         knownRevision = revision?.key === 'revision' ? revision.revision : 0;
-        return { rounds, units };
+        if (chunks.filter(isSmall).length >= SMALL_CHUNKS_BEFORE_COMPACTING) void compact().catch(() => undefined);
+        const items = chunks.flatMap(unpackChunk).sort((a, b) => a.round.seq - b.round.seq);
+        return { rounds: items.map((item) => item.round), units: items.flatMap((item) => item.units) };
       });
     },
     async putRounds(records) {
@@ -135,18 +167,16 @@ export async function createIdbStorage(name: string): Promise<IdbMemoryStorage> 
       const first = records[0]!.round.id;
       const doing = records.length === 1 ? `saving round ${first}` : `saving ${records.length} rounds (from ${first})`;
       // One transaction for the whole batch: a crash or a full disk leaves all of it or none of it.
-      await write(doing, (tx) => {
-        for (const record of records) putRecord(tx, record);
+      await write(doing, async (tx) => {
+        // A round written again (a new caption, a reindex) leaves the chunk it was in.
+        await removeRounds(tx, records.map((record) => record.round.id));
+        for (const slice of slices(records)) queued(tx.objectStore('chunks').put(packChunk(slice)));
+        for (const record of records) putImages(tx, record);
       });
     },
     async deleteRound(roundId) {
       await write(`forgetting round ${roundId}`, async (tx) => {
-        const [unitKeys, imageKeys] = await Promise.all([
-          tx.objectStore('units').index('roundId').getAllKeys(roundId),
-          tx.objectStore('images').index('roundId').getAllKeys(roundId),
-        ]);
-        queued(tx.objectStore('rounds').delete(roundId));
-        for (const key of unitKeys) queued(tx.objectStore('units').delete(key));
+        const [imageKeys] = await Promise.all([tx.objectStore('images').index('roundId').getAllKeys(roundId), removeRounds(tx, [roundId])]);
         for (const key of imageKeys) queued(tx.objectStore('images').delete(key));
       });
     },
@@ -156,8 +186,7 @@ export async function createIdbStorage(name: string): Promise<IdbMemoryStorage> 
     },
     async clear() {
       await write(`clearing memory "${name}"`, (tx) => {
-        queued(tx.objectStore('rounds').clear());
-        queued(tx.objectStore('units').clear());
+        queued(tx.objectStore('chunks').clear());
         queued(tx.objectStore('images').clear());
         queued(tx.objectStore('meta').delete('manifest'));
       });
@@ -168,6 +197,7 @@ export async function createIdbStorage(name: string): Promise<IdbMemoryStorage> 
         db.close();
       }
     },
+    compact,
     onRemoteChange(listener) {
       return listenForChanges(name, (change) => {
         if (change.type === 'deleted' || change.revision !== knownRevision) listener(change);
@@ -211,12 +241,34 @@ export async function deleteMemory(name: string): Promise<void> {
   );
 }
 
-function createStores(db: VmemDb, oldVersion: number): void {
-  if (oldVersion < 1) {
-    db.createObjectStore('meta', { keyPath: 'key' });
-    db.createObjectStore('rounds', { keyPath: 'id' }).createIndex('seq', 'seq');
-    db.createObjectStore('units', { keyPath: 'id' }).createIndex('roundId', 'roundId');
-    db.createObjectStore('images', { keyPath: 'id' }).createIndex('roundId', 'roundId');
+/**
+ * Opens the database; a failed migration or a database from a newer vmem becomes a `VmemError`
+ * that says what happened and what to do.
+ */
+async function openStorage(name: string, migration: () => Promise<unknown> | undefined, open: () => Promise<VmemDb>): Promise<VmemDb> {
+  try {
+    return await open();
+  } catch (error) {
+    const failed = await migration()?.then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+    if (failed !== undefined) {
+      throw new VmemError(
+        'STORAGE_FAILED',
+        `Upgrading the stored memory "${name}" to storage layout ${DATABASE_VERSION} failed (${String(failed)}); it was rolled back, so the memory is as it was. ` +
+          'Reload the page to try again; if it keeps failing, open it with the previous vmem version and export it to a file.',
+        { cause: failed },
+      );
+    }
+    if (error instanceof DOMException && error.name === 'VersionError') {
+      throw new VmemError(
+        'STORAGE_FAILED',
+        `Memory "${name}" was saved by a newer version of vmem (its storage layout is newer than ${DATABASE_VERSION}); update or reload the app to open it.`,
+        { cause: error },
+      );
+    }
+    throw toStorageError(error, `opening memory "${name}"`);
   }
 }
 
@@ -225,9 +277,31 @@ async function readRevision(db: VmemDb): Promise<number> {
   return record?.key === 'revision' ? record.revision : 0;
 }
 
-function putRecord(tx: WriteTx, record: RoundRecord): void {
-  queued(tx.objectStore('rounds').put(record.round));
-  for (const unit of record.units) queued(tx.objectStore('units').put({ ...unit, vector: compactFloats(unit.vector) }));
+function isSmall(chunk: RoundChunk): boolean {
+  return chunk.rounds.length < CHUNK_ROUNDS / 8;
+}
+
+/** Takes rounds out of the chunks holding them (found by the multi-entry roundId index), inside `tx`. */
+async function removeRounds(tx: WriteTx, roundIds: readonly string[]): Promise<void> {
+  const store = tx.objectStore('chunks');
+  const keys = await Promise.all(roundIds.map((id) => store.index('roundId').getKey(id)));
+  const dropFrom = new Map<number, Set<string>>();
+  keys.forEach((key, at) => {
+    if (key === undefined) return;
+    const drop = dropFrom.get(key) ?? new Set<string>();
+    drop.add(roundIds[at]!);
+    dropFrom.set(key, drop);
+  });
+  await Promise.all(
+    [...dropFrom].map(async ([key, drop]) => {
+      const chunk = await store.get(key);
+      const rest = chunk && withoutRounds(chunk, drop);
+      queued(rest ? store.put(rest) : store.delete(key));
+    }),
+  );
+}
+
+function putImages(tx: WriteTx, record: RoundRecord): void {
   for (const image of record.images) {
     queued(tx.objectStore('images').put({ id: image.id, roundId: record.round.id, mimeType: image.mimeType, bytes: compactBytes(image.bytes) }));
   }
@@ -308,11 +382,7 @@ function assertMemoryName(name: string): void {
   }
 }
 
-/** Structured clone copies a view's whole buffer; store exactly the vector's bytes. */
-function compactFloats(vector: Float32Array): Float32Array {
-  return vector.byteOffset === 0 && vector.byteLength === vector.buffer.byteLength ? vector : vector.slice();
-}
-
+/** Structured clone copies a view's whole buffer; store exactly the image's bytes. */
 function compactBytes(bytes: Uint8Array): Uint8Array {
   return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
 }
