@@ -1,6 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { setThreadsCount, setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import { VmemError } from '../errors.js';
+import { installFastMatMul } from './tfjs-wasm-matmul.js';
 import { installFastSplitV } from './tfjs-wasm-split.js';
 
 /** The three binaries of `@tensorflow/tfjs-backend-wasm`. */
@@ -63,6 +64,7 @@ async function startWasmBackend(options: TfjsWasmOptions): Promise<void> {
     restoreProcessHandlers();
   }
   installFastSplitV();
+  installFastMatMul();
 }
 
 type ProcessLike = {
