@@ -5,6 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { defineConfig, type Connect, type Plugin } from 'vite';
+import { MAX_WASM_THREADS } from './src/worker/protocol.js';
 
 /** Where `vite build` writes the app, and where `vite preview` serves it from. */
 export const APP_OUT_DIR = 'dist-app';
@@ -34,9 +35,29 @@ function isolationHeaders(): Plugin {
   };
 }
 
+
+/**
+ * TF.js's threaded WASM starts a pool of 8 pthread workers before it runs anything, each loading
+ * the runtime; on 2 busy cores that delayed model loading by seconds. The app never asks for more
+ * than MAX_WASM_THREADS threads, so a pool that size is enough (a thread beyond it would still be
+ * started on demand).
+ */
+function smallPthreadPool(): Plugin {
+  return {
+    name: 'vmem:small-pthread-pool',
+    transform(code, id) {
+      if (!id.split('?')[0]!.endsWith('tfjs-backend-wasm-threaded-simd.js') || id.includes('?')) return null;
+      const patched = code.replace('var pthreadPoolSize=8;', `var pthreadPoolSize=${MAX_WASM_THREADS};`);
+      if (patched === code) this.warn('TF.js threaded WASM: pthread pool size not found; the pool stays at 8 workers');
+      return { code: patched, map: null };
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [isolationHeaders()],
-  worker: { format: 'es' },
+  plugins: [isolationHeaders(), smallPthreadPool()],
+  // Worker bundles get their own plugin list.
+  worker: { format: 'es', plugins: () => [smallPthreadPool()] },
   // tfjs and transformers.js are large and already optimised; pre-bundling them only slows `vite dev`.
   optimizeDeps: { exclude: ['@huggingface/transformers', 'onnxruntime-web'] },
   server: { port: 4180, strictPort: true },

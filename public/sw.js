@@ -5,6 +5,7 @@
  *
  * Pages: network first (updates arrive when online), cache when offline.
  * Everything else in the precache: cache first. Other requests: the network, untouched.
+ * Pages and workers it serves carry the cross-origin isolation headers (see `withIsolation`).
  */
 /* eslint-env serviceworker */
 const CACHE_PREFIX = 'vmem-app-';
@@ -40,11 +41,29 @@ self.addEventListener('fetch', (event) => {
   const request = event.request;
   if (request.method !== 'GET' || new URL(request.url).origin !== self.location.origin) return;
   if (request.mode === 'navigate') {
-    event.respondWith(networkFirst(request));
+    event.respondWith(networkFirst(request).then((response) => withIsolation(request, response)));
     return;
   }
-  event.respondWith(cacheFirst(request));
+  event.respondWith(cacheFirst(request).then((response) => withIsolation(request, response)));
 });
+
+/** Stand-ins for a third-party site embedding the drop-in: never isolated (as in vite.config.ts). */
+const NOT_ISOLATED = [/\/dropin-example\.html$/, /\/dropin\//];
+
+/**
+ * Pages and workers get COOP/COEP when the server sent none (a plain static host), so the app is
+ * cross-origin isolated and TF.js may run WASM on several threads, offline too.
+ */
+function withIsolation(request, response) {
+  if (request.destination !== 'document' && request.destination !== 'worker') return response;
+  if (response.type !== 'basic' && response.type !== 'default') return response;
+  if (response.headers.has('Cross-Origin-Embedder-Policy')) return response;
+  if (NOT_ISOLATED.some((pattern) => pattern.test(new URL(request.url).pathname))) return response;
+  const headers = new Headers(response.headers);
+  headers.set('Cross-Origin-Opener-Policy', 'same-origin');
+  headers.set('Cross-Origin-Embedder-Policy', 'require-corp');
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
 
 /** The precache this worker installed: caches.keys() lists caches in creation order. */
 async function currentCacheName() {

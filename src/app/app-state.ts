@@ -7,7 +7,7 @@ import type { ProgressEvent } from '../encoders/types.js';
 import { VmemError } from '../errors.js';
 import type { LlmProvider } from '../llm/types.js';
 import { deleteMemory, listMemories } from '../storage/idb.js';
-import type { EncoderCallCounts } from '../worker/protocol.js';
+import { chooseWasmThreads, type EncoderCallCounts } from '../worker/protocol.js';
 import { startEncoders, type StartedEncoders } from '../worker/start.js';
 import { createImageUrls, type ImageUrls } from './image-urls.js';
 import { createLlm } from './llm.js';
@@ -64,7 +64,7 @@ export class AppState {
     this.engine?.client.terminate();
     this.engine = undefined;
     this.modelFiles.clear();
-    const threads = globalThis.crossOriginIsolated ? Math.min(4, navigator.hardwareConcurrency || 1) : 1;
+    const threads = chooseWasmThreads(globalThis.crossOriginIsolated === true, navigator.hardwareConcurrency || 1);
     const engine = await startEncoders({
       createWorker: this.options.createWorker,
       encoders: this.settings.encoders,

@@ -15,7 +15,7 @@ import type { RetrievalOptions } from '../options.js';
 import { createIdbStorage, deleteMemory, listMemories } from '../storage/idb.js';
 import { createInMemoryStorage } from '../storage/memory-storage.js';
 import type { Query, RetrievalResult, RoundInput, StoredRound } from '../types.js';
-import type { Backend, EncoderCallCounts } from '../worker/protocol.js';
+import { chooseWasmThreads, type Backend, type EncoderCallCounts } from '../worker/protocol.js';
 import { startEncoders } from '../worker/start.js';
 
 /** Where this script was loaded from; read at load time, while `document.currentScript` is set. */
@@ -79,7 +79,7 @@ export async function openMemory(name: string, options: DropinOptions = {}): Pro
     encoders: 'embedded',
     backend: options.backend ?? 'auto',
     assetBase: baseUrl,
-    threads: globalThis.crossOriginIsolated ? Math.min(4, navigator.hardwareConcurrency || 1) : 1,
+    threads: chooseWasmThreads(globalThis.crossOriginIsolated === true, navigator.hardwareConcurrency || 1),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
   let memory: Memory;

@@ -4,6 +4,7 @@
  */
 import * as Comlink from 'comlink';
 import { VmemError, errorCode, isVmemError } from '../errors.js';
+import { embedDistinct } from './distinct-images.js';
 import type { ImageEncoder, ImagePayload, ProgressCallback, TextEncoder } from '../encoders/types.js';
 import {
   WORKER_READY_MESSAGE,
@@ -28,6 +29,11 @@ export interface EncoderWorkerOptions {
   readonly config: EncoderWorkerConfig;
   /** Model download progress, in bytes. */
   readonly onProgress?: ProgressCallback;
+  /**
+   * A worker already started with `spawnEncoderWorker` (its module loads while the caller decides
+   * the config); `createWorker` is not called then.
+   */
+  readonly spawned?: SpawnedEncoderWorker;
   /** How long the worker module may take to start. @default 30000 */
   readonly readyTimeoutMs?: number;
   /** How long loading the models may take (the hub models are ~100 MB). @default 600000 */
@@ -61,14 +67,13 @@ export interface EncoderWorkerClient {
  * const memory = await createMemory({ textEncoder: client.textEncoder, imageEncoder: client.imageEncoder, storage });
  */
 export async function startEncoderWorker(options: EncoderWorkerOptions): Promise<EncoderWorkerClient> {
-  const worker = options.createWorker();
-  const lifecycle = watchWorker(worker);
+  const { worker, lifecycle, ready } = options.spawned ?? spawnEncoderWorker(options.createWorker);
   const remote = Comlink.wrap<EncoderWorkerApi>(worker as unknown as Comlink.Endpoint);
   const callTimeout = options.callTimeoutMs ?? 30_000;
   const perItem = options.perItemTimeoutMs ?? 5_000;
 
   try {
-    await lifecycle.guard('Starting the encoder worker', options.readyTimeoutMs ?? 30_000, () => waitForReady(worker));
+    await lifecycle.guard('Starting the encoder worker', options.readyTimeoutMs ?? 30_000, () => ready);
     const onProgress = options.onProgress ? Comlink.proxy(options.onProgress) : undefined;
     const info = await lifecycle.guard('Loading the encoder models', options.loadTimeoutMs ?? 600_000, () =>
       remote.load(options.config, onProgress),
@@ -84,7 +89,9 @@ export async function startEncoderWorker(options: EncoderWorkerOptions): Promise
       dimension: info.image.dimension,
       ...(info.image.captionOnly ? { captionOnly: true } : {}),
       embed: (images: readonly ImagePayload[]) =>
-        lifecycle.guard(`Encoding ${images.length} image(s)`, callTimeout + perItem * images.length, () => remote.embedImages([...images])),
+        embedDistinct(images, (unique) =>
+          lifecycle.guard(`Encoding ${unique.length} image(s)`, callTimeout + perItem * unique.length, () => remote.embedImages(unique)),
+        ),
     };
     return {
       info,
@@ -101,7 +108,32 @@ export async function startEncoderWorker(options: EncoderWorkerOptions): Promise
   }
 }
 
-interface Lifecycle {
+/** A worker whose module is loading; hand it to `startEncoderWorker` as `spawned`, or `terminate` it. */
+export interface SpawnedEncoderWorker {
+  readonly worker: WorkerLike;
+  readonly lifecycle: Lifecycle;
+  /** Settles when the worker says it is ready. */
+  readonly ready: Promise<void>;
+  terminate(): void;
+}
+
+/**
+ * Creates the worker and listens for its ready message and errors at once, so the worker module
+ * (about a megabyte of TF.js) loads while the caller still works out the config.
+ */
+export function spawnEncoderWorker(createWorker: () => WorkerLike): SpawnedEncoderWorker {
+  const worker = createWorker();
+  const lifecycle = watchWorker(worker);
+  const ready = waitForReady(worker);
+  return {
+    worker,
+    lifecycle,
+    ready,
+    terminate: () => lifecycle.stop(new VmemError('WORKER_FAILED', 'The encoder worker was stopped before it loaded; start a new one.')),
+  };
+}
+
+export interface Lifecycle {
   /** Runs a call against the worker with a timeout; rejects at once if the worker dies meanwhile. */
   guard<T>(what: string, timeoutMs: number, call: () => Promise<T>): Promise<T>;
   readonly stopped: Promise<VmemError>;

@@ -15,6 +15,11 @@ export interface HostedEncoders {
   readonly backend: Backend;
   /** On WebGPU: the lowest cosine of the probe vectors to WASM's, per encoder. */
   readonly agreement?: WebGpuAgreement;
+  /**
+   * Runs the models once so the first real call is fast. The host queues it right after `load`
+   * answers, so it overlaps the page's own start-up (opening IndexedDB) instead of delaying `load`.
+   */
+  readonly warmUp?: () => Promise<void>;
 }
 
 /** Builds the encoders for a config; the worker entry plugs in the real models. */
@@ -44,6 +49,9 @@ export function createEncoderHost(factory: EncoderFactory): EncoderWorkerApi {
         loading = undefined;
       });
       encoders = await loading;
+      const warmUp = encoders.warmUp;
+      // A failed warm-up only means the first real call is slower; that call reports real errors.
+      if (warmUp) void queue.run(() => warmUp().catch(() => undefined));
       return describe(encoders, performance.now() - started);
     },
     embedTexts(texts) {

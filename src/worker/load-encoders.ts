@@ -10,7 +10,11 @@ import { createUseLiteTextEncoder } from '../encoders/use-lite.js';
 import type { ProgressCallback } from '../encoders/types.js';
 import type { EncoderFactory, HostedEncoders } from './host.js';
 import type { EncoderWorkerConfig } from './protocol.js';
+import { canUseWasmThreads, patchThreadedFactorySource } from './tfjs-threads.js';
 import { moveToWebGpu } from './webgpu.js';
+
+/** Encoded once after loading, so the user's first query does not pay the graph's first run. */
+const WARM_UP_TEXT = 'warm up';
 
 /** Folder layout under `assetBase`, as `scripts/copy-assets.ts` writes it. */
 export function assetUrls(assetBase: string) {
@@ -28,18 +32,28 @@ export const loadEncoders: EncoderFactory = (config, onProgress) =>
 
 async function loadEmbeddedEncoders(config: EncoderWorkerConfig, onProgress?: ProgressCallback): Promise<HostedEncoders> {
   const urls = assetUrls(config.assetBase);
-  // TF.js's threaded WASM spawns pthread workers from a blob that re-imports the bundled script;
-  // inside a bundled module worker that script is not importable, so those workers crash. Use the
-  // single-threaded SIMD build everywhere (it is also what non-isolated pages get).
-  env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
+  const threads = wasmThreads(config.threads);
+  // Without isolation (or with one thread asked for) TF.js must not even try its threaded binary.
+  if (threads === 1) env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
   const progress = onProgress ? { onProgress } : {};
-  const text = createUseLiteTextEncoder({ modelUrl: urls.useLiteModel, vocabUrl: urls.useLiteVocab, wasmPaths: urls.wasmFolder, ...progress });
-  const image = createMobileNetImageEncoder({ decoder: createBrowserImageDecoder(), wasmPaths: urls.wasmFolder, ...progress });
-  // One after the other: both start the same TF.js WASM runtime, and the cores are shared with the page.
-  await text.load();
-  await image.load();
+  const text = createUseLiteTextEncoder({ modelUrl: urls.useLiteModel, vocabUrl: urls.useLiteVocab, wasmPaths: urls.wasmFolder, threads, ...progress });
+  const image = createMobileNetImageEncoder({ decoder: createBrowserImageDecoder(), wasmPaths: urls.wasmFolder, threads, ...progress });
+  // Side by side: one model's files arrive while the other's graph is built (the WASM runtime is
+  // started once and shared).
+  await Promise.all([text.load(), image.load()]);
   const encoders: HostedEncoders = { text, image, backend: 'wasm' };
-  return config.backend === 'webgpu' ? moveToWebGpu(encoders) : encoders;
+  if (config.backend === 'webgpu') return moveToWebGpu(encoders);
+  // The first run of the text graph costs several times a later one; pay it before the first query.
+  return { ...encoders, warmUp: async () => void (await text.embed([WARM_UP_TEXT])) };
+}
+
+/**
+ * WASM threads for the embedded encoders: what the page asked for, when this worker is cross-origin
+ * isolated and TF.js's pthread script could be fixed up; 1 otherwise.
+ */
+function wasmThreads(asked: number): number {
+  if (asked <= 1 || !canUseWasmThreads()) return 1;
+  return patchThreadedFactorySource() ? asked : 1;
 }
 
 async function loadHubEncoders(config: EncoderWorkerConfig, onProgress?: ProgressCallback): Promise<HostedEncoders> {

@@ -89,3 +89,17 @@ export function resolveBackend(preference: Backend | 'auto', gpu: GpuCapability)
   if (preference === 'wasm') return 'wasm';
   return gpu.available ? 'webgpu' : 'wasm';
 }
+
+/** Most WASM threads asked for; `vite.config.ts` sizes TF.js's pthread pool to match. */
+export const MAX_WASM_THREADS = 4;
+
+/**
+ * WASM threads for the encoders: several only on a cross-origin-isolated page with more than two
+ * cores. On two cores the worker, the page and the browser already share both; measured there, a
+ * second WASM thread made cold start ~0.3 s slower and ingest no faster under load.
+ * @example chooseWasmThreads(true, 8) // 4
+ */
+export function chooseWasmThreads(isolated: boolean, cores: number): number {
+  if (!isolated || !(cores > 2)) return 1;
+  return Math.min(MAX_WASM_THREADS, Math.floor(cores));
+}

@@ -72,4 +72,26 @@ describe('startEncoders', () => {
     expect(engine.backend).toBe('wasm');
     expect(configs.map((config) => config.backend)).toEqual(['wasm']);
   });
+
+  it('starts loading the worker module while WebGPU is still being probed', async () => {
+    const { createWorker } = workerFactory(async (config) => ({ text, backend: config.backend }));
+    const order: string[] = [];
+    const engine = await startEncoders({
+      createWorker: () => {
+        order.push('worker created');
+        return createWorker();
+      },
+      encoders: 'embedded',
+      assetBase: 'http://localhost/',
+      detect: async () => {
+        order.push('probe started');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        order.push('probe answered');
+        return { available: false, isFallbackAdapter: false };
+      },
+    });
+    running.push(engine);
+    expect(order).toEqual(['worker created', 'probe started', 'probe answered']);
+    expect(engine.backend).toBe('wasm');
+  });
 });

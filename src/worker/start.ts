@@ -3,7 +3,7 @@
  * recreating the worker when WebGPU fails. The outcome says why, so the UI can show it.
  */
 import { errorCode } from '../errors.js';
-import { startEncoderWorker, type EncoderWorkerClient, type EncoderWorkerOptions } from './client.js';
+import { spawnEncoderWorker, startEncoderWorker, type EncoderWorkerClient, type EncoderWorkerOptions, type SpawnedEncoderWorker } from './client.js';
 import { resolveBackend, type Backend, type EncoderChoice, type GpuCapability } from './protocol.js';
 
 /**
@@ -53,18 +53,27 @@ export interface StartedEncoders {
  * load is discarded and a fresh WASM worker started.
  */
 export async function startEncoders(options: StartEncodersOptions): Promise<StartedEncoders> {
-  const gpu = await (options.detect ?? detectWebGpu)();
+  // The worker module loads while WebGPU is probed: neither waits for the other.
+  const spawned = spawnEncoderWorker(options.createWorker);
+  let gpu: GpuCapability;
+  try {
+    gpu = await (options.detect ?? detectWebGpu)();
+  } catch (error) {
+    spawned.terminate();
+    throw error;
+  }
   const wanted = resolveBackend(options.backend ?? 'auto', gpu);
   const slow = gpu.isFallbackAdapter ? { perItemTimeoutMs: Math.max(options.perItemTimeoutMs ?? 0, SOFTWARE_ADAPTER_PER_ITEM_MS) } : {};
-  const start = (backend: Backend) =>
+  const start = (backend: Backend, worker?: SpawnedEncoderWorker) =>
     startEncoderWorker({
       ...options,
       ...(backend === 'webgpu' ? slow : {}),
+      ...(worker ? { spawned: worker } : {}),
       config: { encoders: options.encoders, backend, assetBase: options.assetBase, threads: options.threads ?? 1 },
     });
-  if (wanted === 'wasm') return { client: await start('wasm'), backend: 'wasm', gpu };
+  if (wanted === 'wasm') return { client: await start('wasm', spawned), backend: 'wasm', gpu };
   try {
-    const client = await start('webgpu');
+    const client = await start('webgpu', spawned);
     // The worker may report WASM if an encoder had no WebGPU kernel for this model.
     return { client, backend: client.info.backend, gpu };
   } catch (error) {

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import type { TextEncoder } from '../encoders/types.js';
+import { createEncoderHost } from './host.js';
+import type { EncoderWorkerConfig } from './protocol.js';
+
+const config: EncoderWorkerConfig = { encoders: 'embedded', backend: 'wasm', assetBase: 'http://localhost/', threads: 1 };
+
+describe('createEncoderHost warm-up', () => {
+  it('answers load before warming up, runs the warm-up before the first call, and does not count it', async () => {
+    const events: string[] = [];
+    const text: TextEncoder = {
+      id: 'fake-text',
+      dimension: 1,
+      async embed(texts) {
+        events.push(`embed ${texts.join(',')}`);
+        return texts.map(() => new Float32Array([1]));
+      },
+    };
+    const host = createEncoderHost(async () => ({
+      text,
+      backend: 'wasm',
+      warmUp: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        events.push('warm-up');
+      },
+    }));
+    await host.load(config);
+    events.push('loaded');
+    await host.embedTexts(['hello']);
+    expect(events).toEqual(['loaded', 'warm-up', 'embed hello']);
+    expect(await host.counts()).toEqual({ textCalls: 1, textItems: 1, imageCalls: 0, imageItems: 0 });
+  });
+
+  it('a failed warm-up does not fail the next call', async () => {
+    const text: TextEncoder = { id: 'fake-text', dimension: 1, embed: async (texts) => texts.map(() => new Float32Array([1])) };
+    const host = createEncoderHost(async () => ({ text, backend: 'wasm', warmUp: async () => Promise.reject(new Error('no')) }));
+    await host.load(config);
+    expect(await host.embedTexts(['a'])).toHaveLength(1);
+  });
+});
