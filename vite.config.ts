@@ -42,7 +42,7 @@ function isolationHeaders(): Plugin {
  * than MAX_WASM_THREADS threads, so a pool that size is enough (a thread beyond it would still be
  * started on demand).
  */
-function smallPthreadPool(): Plugin {
+export function smallPthreadPool(): Plugin {
   return {
     name: 'vmem:small-pthread-pool',
     transform(code, id) {

@@ -9,7 +9,7 @@
 import { cp } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { build, type InlineConfig } from 'vite';
-import { APP_OUT_DIR } from '../vite.config.js';
+import { APP_OUT_DIR, smallPthreadPool } from '../vite.config.js';
 import { copyAssets } from './copy-assets.js';
 import { writePrecache } from './precache.js';
 
@@ -23,7 +23,8 @@ function dropinBuild(entry: string, format: 'es' | 'iife', fileName: string): In
     configFile: false,
     publicDir: false,
     logLevel: 'warn',
-    worker: { format: 'es' },
+    plugins: [smallPthreadPool()],
+    worker: { format: 'es', plugins: () => [smallPthreadPool()] },
     // An IIFE has no import.meta; the drop-in finds its folder from document.currentScript instead.
     ...(format === 'iife' ? { define: { 'import.meta.url': 'undefined' } } : {}),
     build: {
