@@ -11,6 +11,8 @@
  * 4 rows × 8 columns at a time, so results do not depend on the engine.
  */
 
+import { I32, V128, name, section, sleb, uleb, vec } from '../util/wasm-bytes.js';
+
 /** A compiled gemm and its memory. */
 export interface WasmGemm {
   /** Float32 view of the module memory; taken again after every `reserve`. */
@@ -23,35 +25,6 @@ export interface WasmGemm {
    */
   gemm(a: number, b: number, c: number, m: number, n: number, k: number, panel: number): void;
 }
-
-const I32 = 0x7f;
-const V128 = 0x7b;
-
-const uleb = (value: number): number[] => {
-  const out: number[] = [];
-  do {
-    let byte = value & 0x7f;
-    value >>>= 7;
-    if (value !== 0) byte |= 0x80;
-    out.push(byte);
-  } while (value !== 0);
-  return out;
-};
-
-const sleb = (value: number): number[] => {
-  const out: number[] = [];
-  for (;;) {
-    const byte = value & 0x7f;
-    value >>= 7;
-    const done = (value === 0 && (byte & 0x40) === 0) || (value === -1 && (byte & 0x40) !== 0);
-    out.push(done ? byte : byte | 0x80);
-    if (done) return out;
-  }
-};
-
-const section = (id: number, body: number[]): number[] => [id, ...uleb(body.length), ...body];
-const vec = (items: number[][]): number[] => [...uleb(items.length), ...items.flat()];
-const name = (text: string): number[] => vec([...text].map((ch) => [ch.charCodeAt(0)]));
 
 // Opcodes used below.
 const op = {

@@ -12,8 +12,8 @@
  * Rows are `stride` floats apart (a multiple of 16, zero-padded), all addresses 16-byte aligned.
  */
 
-const I32 = 0x7f;
-const V128 = 0x7b;
+import { I32, V128, name, section, uleb } from '../util/wasm-bytes.js';
+
 const op = {
   block: 0x02,
   loop: 0x03,
@@ -76,19 +76,6 @@ const body = [
   op.end,
   op.end,
 ];
-
-const uleb = (value: number): number[] => {
-  const out: number[] = [];
-  do {
-    let byte = value & 0x7f;
-    value >>>= 7;
-    if (value !== 0) byte |= 0x80;
-    out.push(byte);
-  } while (value !== 0);
-  return out;
-};
-const section = (id: number, contents: number[]) => [id, ...uleb(contents.length), ...contents];
-const name = (text: string) => [text.length, ...Array.from(text, (c) => c.charCodeAt(0))];
 
 const MODULE_BYTES = new Uint8Array([
   0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
