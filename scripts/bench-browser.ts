@@ -171,7 +171,18 @@ async function indexScale(context: BrowserContext): Promise<void> {
   if (!groups.has('open')) return await page.close();
   log('persisted 5k-round memory…');
   const persisted = await page.evaluate(() => window.__bench!.persistedOpen(5_000, 5));
-  push({ measure: 'open a persisted 5,000-round memory (IndexedDB → indexes)', value: ms(persisted.open.p50), target: '≤ 1 s', note: `median of 5; p95 ${ms(persisted.open.p95)}; of which reading IndexedDB ${ms(persisted.read.p50)}, the rest is rebuilding the indexes` });
+  push({
+    measure: 'open a persisted 5,000-round memory (IndexedDB → indexes), until open returns',
+    value: ms(persisted.open.p50),
+    target: '—',
+    note: `median of 5; p95 ${ms(persisted.open.p95)}; reading IndexedDB alone ${ms(persisted.read.p50)}`,
+  });
+  push({
+    measure: 'open a persisted 5,000-round memory, until its first retrieval is done',
+    value: ms(persisted.openToFirstRetrieval.p50),
+    target: '≤ 1 s',
+    note: `median of 5; p95 ${ms(persisted.openToFirstRetrieval.p95)}; a retrieval on an open memory ${ms(persisted.warmRetrieval.p50)}`,
+  });
   await page.close();
 }
 

@@ -107,6 +107,14 @@ class MemoryImpl implements Memory {
   }
 
   async load(): Promise<void> {
+    // Storage that reads in stages lets the text index build while vector bytes are still arriving.
+    if (this.storage.loadStaged) {
+      const { rounds, units, vectors } = await this.storage.loadStaged();
+      this.lanes.addFacts(units);
+      this.setHistory(rounds);
+      this.lanes.addVectors(units, await vectors);
+      return;
+    }
     const { rounds, units } = await this.storage.loadAll();
     this.lanes.add(units);
     this.setHistory(rounds);

@@ -28,16 +28,15 @@ export class TfPostings {
     return this.fieldLengths;
   }
 
-  /** Records a document Orama has just indexed: its tf per word and its field length. */
-  add(doc: number, tfs: Readonly<Record<string, number>>, length: number): void {
+  /** Records a document Orama has just indexed: its distinct words, their tf, and its field length. */
+  add(doc: number, words: readonly string[], tf: number, length: number): void {
     if (doc >= this.fieldLengths.length) {
       const grown = new Float64Array(Math.max(doc + 1, this.fieldLengths.length * 2));
       grown.set(this.fieldLengths);
       this.fieldLengths = grown;
     }
     this.fieldLengths[doc] = length;
-    for (const word in tfs) {
-      const tf = tfs[word]!;
+    for (const word of words) {
       let list = this.lists.get(word);
       if (!list) {
         list = { docs: new Int32Array(4), tfs: new Float64Array(4), size: 0, maxTf: tf, minLength: length };

@@ -1,5 +1,6 @@
 import { count, create, insertMultiple, removeMultiple, type AnyOrama } from '@orama/orama';
-import { index as oramaIndex, tokenizer as oramaTokenizer } from '@orama/orama/components';
+import { tokenizer as oramaTokenizer } from '@orama/orama/components';
+import { createFastTextIndexComponent } from './bm25-orama-index.js';
 import { TfPostings } from './bm25-postings.js';
 import { scoreTopK, type OramaTextIndex, type QueryWord } from './bm25-topk.js';
 
@@ -19,39 +20,23 @@ const PROPERTY = 'text';
 /** Orama's English tokenizer (stemmed, stop words dropped), each token marked as a whole word. */
 export function createWholeWordTokenizer() {
   const base = oramaTokenizer.createTokenizer({ language: 'english', stemming: true, stopWords: STOP_WORDS });
+  // Orama's tokenize calls `this.normalizeToken` per word; this one remembers each word's marked
+  // token (or '' for a stop word) by the word alone, so a word is stemmed and marked once.
+  const normalize = base.normalizeToken;
+  const marked = new Map<string, string>();
+  base.normalizeToken = function (this: typeof base, prop: string, word: string): string {
+    let token = marked.get(word);
+    if (token === undefined) {
+      const stem = normalize.call(this, prop, word, false);
+      token = stem === '' ? '' : stem + WORD_END;
+      marked.set(word, token);
+    }
+    return token;
+  };
   return {
     ...base,
     tokenize(raw: string, language?: string, prop?: string): string[] {
-      // Orama inserts with its normalisation cache off; on, each distinct word is stemmed (and checked
-      // against the stop list) once instead of every time, with the same tokens.
-      return base.tokenize(raw, language, prop, true).map((token) => token + WORD_END);
-    },
-  };
-}
-
-type ScoreIndex = { frequencies: Record<string, Record<number, Record<string, number>>>; tokenOccurrences: Record<string, Record<string, number>> };
-
-/**
- * Orama's index component with one step made linear: for each token of a document, Orama's
- * insertTokenScoreParameters counts that token's occurrences in the whole token list (quadratic in
- * the document's length). Tokens arrive de-duplicated, so each count is 1; this version counts
- * once per document and records the same tf (count / tokens) and occurrence totals.
- */
-function createIndexComponent() {
-  const base = oramaIndex.createIndex();
-  let countedTokens: readonly string[] | undefined;
-  let counts = new Map<string, number>();
-  return {
-    ...base,
-    insertTokenScoreParameters(index: ScoreIndex, prop: string, internalId: number, tokens: readonly string[], token: string): void {
-      if (tokens !== countedTokens) {
-        countedTokens = tokens;
-        counts = new Map();
-        for (const t of tokens) counts.set(t, (counts.get(t) ?? 0) + 1);
-      }
-      index.frequencies[prop]![internalId]![token] = counts.get(token)! / tokens.length;
-      const occurrences = index.tokenOccurrences[prop]!;
-      occurrences[token] = (occurrences[token] ?? 0) + 1;
+      return base.tokenize(raw, language, prop, false);
     },
   };
 }
@@ -72,12 +57,17 @@ interface OramaInternals {
  * query at 100k rounds. Results equal Orama's `search(..., { threshold: 1 })`, see bm25.test.ts.
  */
 export class Bm25Index {
+  private readonly postings = new TfPostings();
   private readonly db: AnyOrama = create({
     schema: { [PROPERTY]: 'string' } as const,
-    components: { tokenizer: createWholeWordTokenizer(), index: createIndexComponent() as unknown as ReturnType<typeof oramaIndex.createIndex> },
+    // Results are ranked by score here, never sorted by a field: Orama's sort index would be dead weight.
+    sort: { enabled: false },
+    components: {
+      tokenizer: createWholeWordTokenizer(),
+      index: createFastTextIndexComponent((doc, tokens, tf) => this.postings.add(doc, tokens, tf, tokens.length)),
+    },
   });
   private count = 0;
-  private readonly postings = new TfPostings();
 
   get size(): number {
     return this.count;
@@ -89,12 +79,6 @@ export class Bm25Index {
     const result = insertMultiple(this.db, docs.map((doc) => ({ id: doc.id, text: doc.text })), docs.length);
     if (result instanceof Promise) throw new Error('BM25 index expected synchronous inserts');
     this.count += docs.length;
-    const { frequencies, fieldLengths } = this.orama.data.index;
-    for (const { id } of docs) {
-      const doc = this.orama.internalDocumentIDStore.idToInternalId.get(id);
-      const tfs = doc === undefined ? undefined : frequencies[PROPERTY]![doc];
-      if (tfs) this.postings.add(doc!, tfs, fieldLengths[PROPERTY]![doc!]!);
-    }
   }
 
   remove(ids: readonly string[]): void {

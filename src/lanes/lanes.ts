@@ -46,22 +46,40 @@ export class Lanes {
   }
 
   add(units: readonly StoredUnit[]): void {
+    const fresh = units.filter((unit) => !this.units.has(unit.id));
+    this.addFacts(fresh);
+    this.addVectors(fresh, fresh.map((unit) => unit.vector));
+  }
+
+  /**
+   * Opening a memory, first stage: unit facts and the text index, while the vectors are still
+   * being read. The lanes answer nothing dense until `addVectors` has the same units' vectors.
+   */
+  addFacts(units: readonly IndexedUnit[]): void {
     const textDocs: { id: string; text: string }[] = [];
     for (const unit of units) {
       if (this.units.has(unit.id)) continue;
-      const { vector, ...facts } = unit;
-      if (unit.lane === 'text') {
-        this.textVectors.add(unit.id, vector);
-        textDocs.push({ id: unit.id, text: unit.text ?? '' });
-      } else if (this.imageVectors) {
-        this.imageVectors.add(unit.id, vector);
-      }
+      const { vector: _vector, ...facts } = unit as StoredUnit;
+      if (unit.lane === 'text') textDocs.push({ id: unit.id, text: unit.text ?? '' });
       this.units.set(unit.id, facts);
-      const ofRound = this.unitsOfRound.get(unit.roundId) ?? [];
-      ofRound.push(unit.id);
-      this.unitsOfRound.set(unit.roundId, ofRound);
+      const ofRound = this.unitsOfRound.get(unit.roundId);
+      if (ofRound) ofRound.push(unit.id);
+      else this.unitsOfRound.set(unit.roundId, [unit.id]);
     }
     this.bm25Index.insert(textDocs);
+  }
+
+  /** Second stage: the vectors of units given to `addFacts` (same order), into the matrices. */
+  addVectors(units: readonly IndexedUnit[], vectors: readonly Float32Array[]): void {
+    const text: { ids: string[]; vectors: Float32Array[] } = { ids: [], vectors: [] };
+    const image: { ids: string[]; vectors: Float32Array[] } = { ids: [], vectors: [] };
+    units.forEach((unit, at) => {
+      const into = unit.lane === 'text' ? text : image;
+      into.ids.push(unit.id);
+      into.vectors.push(vectors[at]!);
+    });
+    this.textVectors.addMany(text.ids, text.vectors);
+    this.imageVectors?.addMany(image.ids, image.vectors);
   }
 
   removeRound(roundId: string): void {

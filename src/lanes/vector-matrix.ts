@@ -67,6 +67,17 @@ export class VectorMatrix {
     }
   }
 
+  /** Adds one row per id (room made once for all); ids already present are skipped. */
+  addMany(ids: readonly string[], vectors: readonly Float32Array[]): void {
+    this.reserve(this.ids.length + ids.length);
+    for (let i = 0; i < ids.length; i++) {
+      if (vectors[i]!.length !== this.dimension) {
+        throw new RangeError(`vector for ${ids[i]} has ${vectors[i]!.length} dimensions, the lane holds ${this.dimension}`);
+      }
+      this.addRows([ids[i]!], vectors[i]!);
+    }
+  }
+
   /** A copy of the stored vector, or undefined. */
   get(id: string): Float32Array | undefined {
     const row = this.rowOf.get(id);

@@ -5,7 +5,7 @@
 import type { IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
 import type { StoredRound, StoredUnit } from '../types.js';
 import type { VmemDbSchema } from './idb.js';
-import { packChunk, slices } from './round-chunk.js';
+import { packChunk, slices, withBlobVectors, type RoundChunk } from './round-chunk.js';
 
 type UpgradeTx = IDBPTransaction<VmemDbSchema, StoreNames<VmemDbSchema>[], 'versionchange'>;
 
@@ -30,6 +30,7 @@ export async function migrateStores(db: IDBPDatabase<VmemDbSchema>, oldVersion: 
       chunks.createIndex('roundId', 'roundIds', { multiEntry: true });
       if (oldVersion === 1) await packLegacyRounds(db, tx);
     }
+    if (oldVersion === 2) await blobVectors(tx);
   } catch (error) {
     try {
       tx.abort();
@@ -40,7 +41,14 @@ export async function migrateStores(db: IDBPDatabase<VmemDbSchema>, oldVersion: 
   }
 }
 
-/** Layout 1 → 2: rounds with their units' vectors packed into chunks; the old stores are dropped. */
+/** Layout 2 → 3: each chunk's vectors move from a Float32Array into a Blob (same bytes). */
+async function blobVectors(tx: UpgradeTx): Promise<void> {
+  const chunks = tx.objectStore('chunks');
+  const all = (await chunks.getAll()) as RoundChunk[];
+  for (const chunk of all) void chunks.put(withBlobVectors(chunk)).catch(() => undefined);
+}
+
+/** Layout 1 → 3: rounds with their units' vectors packed into chunks; the old stores are dropped. */
 async function packLegacyRounds(db: IDBPDatabase<VmemDbSchema>, tx: UpgradeTx): Promise<void> {
   const legacy = tx as unknown as { objectStore<K extends keyof LegacyStores>(name: K): { getAll(): Promise<LegacyStores[K][]> } };
   const [rounds, units] = await Promise.all([legacy.objectStore('rounds').getAll(), legacy.objectStore('units').getAll()]);

@@ -172,8 +172,72 @@ describe('storage layout versions', () => {
     expect(rounds.map((r) => r.seq)).toEqual([...Array(40).keys()].map((i) => i + 1).filter((seq) => seq !== 10));
     expect(rounds.find((r) => r.id === 'r5')?.user.text).toBe('edited');
     expect(units.filter((u) => u.roundId === 'r10')).toEqual([]);
+    // Every vector left is still its own round's, though forgetting and rewriting cut the chunk's bytes.
+    const vectorOf = (list: readonly StoredUnit[]) => new Map(list.map((u) => [u.id, Array.from(u.vector)]));
+    expect(vectorOf(units)).toEqual(vectorOf([...Array(40).keys()].filter((i) => i !== 9).flatMap((i) => record(i + 1, { withImage: (i + 1) % 10 === 0 }).units)));
     expect(await storage.getImage('r10-img')).toBeUndefined();
     expect(await storage.getImage('r20-img')).toBeDefined();
+    await storage.close();
+  });
+
+  it('migrates a layout-2 memory (vectors in a Float32Array) on open to Blob-held vectors, same content', async () => {
+    names.push('layout2');
+    const records = [record(1, { withImage: true }), record(2), record(3)];
+    const v2 = await openDB(DATABASE_PREFIX + 'layout2', 2, {
+      upgrade(db) {
+        db.createObjectStore('meta', { keyPath: 'key' });
+        db.createObjectStore('images', { keyPath: 'id' }).createIndex('roundId', 'roundId');
+        db.createObjectStore('chunks', { keyPath: 'key', autoIncrement: true }).createIndex('roundId', 'roundIds', { multiEntry: true });
+      },
+    });
+    const all = records.flatMap((r) => r.units);
+    const floats = new Float32Array(all.reduce((sum, u) => sum + u.vector.length, 0));
+    let at = 0;
+    for (const u of all) floats.set(u.vector, (at += u.vector.length) - u.vector.length);
+    await v2.put('meta', { key: 'manifest', manifest });
+    await v2.put('chunks', {
+      roundIds: records.map((r) => r.round.id),
+      rounds: records.map((r) => r.round),
+      unitCounts: records.map((r) => r.units.length),
+      units: all.map(({ vector: _vector, ...facts }) => facts),
+      lengths: all.map((u) => u.vector.length),
+      vectors: floats,
+    } as never);
+    v2.close();
+
+    const storage = await createIdbStorage('layout2');
+    const { rounds, units } = await storage.loadAll();
+    expect(rounds).toEqual(records.map((r) => r.round));
+    expect(units).toEqual(all);
+    await storage.deleteRound('r2');
+    expect((await storage.loadAll()).units).toEqual(all.filter((u) => u.roundId !== 'r2'));
+    await storage.close();
+    const raw = await openDB(DATABASE_PREFIX + 'layout2');
+    expect(raw.version).toBe(DATABASE_VERSION);
+    expect((await raw.getAll('chunks')).every((chunk) => chunk.vectors instanceof Blob)).toBe(true);
+    raw.close();
+  });
+
+  it('loads in stages: rounds and unit facts first, then the vectors in the same order', async () => {
+    const storage = await fresh('staged');
+    await storage.putRounds([record(3), record(1, { withImage: true })]);
+    await storage.putRounds([record(2)]);
+    const staged = await storage.loadStaged();
+    expect(staged.rounds.map((r) => r.id)).toEqual(['r1', 'r2', 'r3']);
+    const expected = [record(1, { withImage: true }), record(2), record(3)].flatMap((r) => r.units);
+    expect(staged.units).toEqual(expected.map(({ vector: _vector, ...facts }) => facts));
+    expect((await staged.vectors).map((v) => Array.from(v))).toEqual(expected.map((u) => Array.from(u.vector)));
+    await storage.close();
+  });
+
+  it('refuses a stored chunk whose vector bytes do not fit its units, as a storage error', async () => {
+    const storage = await fresh('corrupt');
+    await storage.putRounds([record(1)]);
+    const raw = await openDB(DATABASE_PREFIX + 'corrupt');
+    const [chunk] = await raw.getAll('chunks');
+    await raw.put('chunks', { ...chunk, vectors: new Blob([new Float32Array(2)]) });
+    raw.close();
+    await expect(storage.loadAll()).rejects.toMatchObject({ code: 'STORAGE_FAILED', message: expect.stringMatching(/vectors/) });
     await storage.close();
   });
 

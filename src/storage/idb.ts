@@ -1,6 +1,6 @@
 /**
  * IndexedDB storage for browsers: one database per named memory, holding the manifest, rounds in
- * chunk records (up to 256 rounds with their units and vectors packed in one Float32Array; see
+ * chunk records (up to 256 rounds with their units and vectors packed in one Blob; see
  * round-chunk.ts) and image bytes. Opening a memory reads stored vectors back, so indexes are rebuilt without
  * re-encoding anything.
  */
@@ -8,8 +8,8 @@ import { deleteDB, openDB, type DBSchema, type IDBPDatabase, type IDBPTransactio
 import { VmemError, isVmemError } from '../errors.js';
 import { announceChange, listenForChanges, withWriteLock, type MemoryChange } from './idb-sync.js';
 import { migrateStores } from './idb-migrate.js';
-import { CHUNK_ROUNDS, packChunk, slices, unpackChunk, withoutRounds, type RoundChunk, type RoundWithUnits } from './round-chunk.js';
-import type { Manifest, MemoryStorage, RoundRecord, StoredImage } from './types.js';
+import { CHUNK_ROUNDS, mergeChunks, packChunk, slices, stageChunks, withoutRounds, type RoundChunk } from './round-chunk.js';
+import type { Manifest, MemoryStorage, RoundRecord, StagedLoad, StoredImage } from './types.js';
 
 /** Prefix of every vmem database name, so `listMemories` can tell them from other databases. */
 export const DATABASE_PREFIX = 'vmem:';
@@ -17,9 +17,10 @@ export const DATABASE_PREFIX = 'vmem:';
  * The layout version of the database. 1: a record per round and per unit. 2: chunk records of up to
  * 256 rounds with their units and packed vectors (opening reads a few dozen records); version-1
  * databases are migrated on open, in the upgrade transaction, so a failed migration leaves them as
- * they were.
+ * they were. 3: the chunks' vectors in a Blob instead of a Float32Array (read asynchronously, so
+ * opening indexes texts while vector bytes arrive); migrated from 1 and 2 the same way.
  */
-export const DATABASE_VERSION = 2;
+export const DATABASE_VERSION = 3;
 
 /** An image as stored: the bytes plus the round it belongs to, so forgetting a round finds them. */
 interface ImageRecord extends StoredImage {
@@ -58,6 +59,8 @@ export interface IdbMemoryStorage extends MemoryStorage {
    * what is stored. Opening a memory starts it in the background when there are many.
    */
   compact(): Promise<void>;
+  /** Rounds and unit facts first; vector bytes are read from Blobs meanwhile (see round-chunk.ts). */
+  loadStaged(): Promise<StagedLoad>;
 }
 
 /** Small chunks (under an eighth full) tolerated before opening compacts them. */
@@ -131,11 +134,27 @@ export async function createIdbStorage(name: string): Promise<IdbMemoryStorage> 
         const store = tx.objectStore('chunks');
         const small = (await store.getAll()).filter(isSmall);
         if (small.length < 2) return;
-        const items = small.flatMap(unpackChunk).sort((a, b) => a.round.seq - b.round.seq);
+        // Blob slices are joined without reading any vector, so nothing awaits inside the transaction.
         for (const chunk of small) queued(store.delete(chunk.key!));
-        for (const slice of slices(items)) queued(store.put(packChunk(slice)));
+        for (const merged of mergeChunks(small)) queued(store.put(merged));
       });
     });
+  };
+
+  /** Rounds and unit facts from one read of a few dozen chunk records; their vector bytes are read after. */
+  const loadStaged = async (): Promise<StagedLoad> => {
+    const handle = ensureOpen();
+    const staged = await guard('loading the memory', async () => {
+      const tx = handle.transaction(['meta', 'chunks'], 'readonly');
+      const [chunks, revision] = await Promise.all([tx.objectStore('chunks').getAll(), tx.objectStore('meta').get('revision'), tx.done]);
+      knownRevision = revision?.key === 'revision' ? revision.revision : 0;
+      if (chunks.filter(isSmall).length >= SMALL_CHUNKS_BEFORE_COMPACTING) void compact().catch(() => undefined);
+      return stageChunks(chunks);
+    });
+    const vectors = guard('reading the stored vectors', () => staged.vectors);
+    // Observed here so a caller that fails before awaiting it leaves no unhandled rejection.
+    vectors.catch(() => undefined);
+    return { rounds: staged.rounds, units: staged.units, vectors };
   };
 
   return {
@@ -151,17 +170,11 @@ export async function createIdbStorage(name: string): Promise<IdbMemoryStorage> 
       await write('saving the manifest', (tx) => queued(tx.objectStore('meta').put({ key: 'manifest', manifest })));
     },
     async loadAll() {
-      const handle = ensureOpen();
-      return guard('loading the memory', async () => {
-        // One getAll over a few dozen chunk records.
-        const tx = handle.transaction(['meta', 'chunks'], 'readonly');
-        const [chunks, revision] = await Promise.all([tx.objectStore('chunks').getAll(), tx.objectStore('meta').get('revision'), tx.done]);
-        knownRevision = revision?.key === 'revision' ? revision.revision : 0;
-        if (chunks.filter(isSmall).length >= SMALL_CHUNKS_BEFORE_COMPACTING) void compact().catch(() => undefined);
-        const items = chunks.flatMap(unpackChunk).sort((a, b) => a.round.seq - b.round.seq);
-        return { rounds: items.map((item) => item.round), units: items.flatMap((item) => item.units) };
-      });
+      const { rounds, units, vectors } = await loadStaged();
+      const read = await vectors;
+      return { rounds, units: units.map((unit, at) => ({ ...unit, vector: read[at]! })) };
     },
+    loadStaged,
     async putRounds(records) {
       if (records.length === 0) return;
       const first = records[0]!.round.id;

@@ -16,6 +16,13 @@ export interface StoredImage {
   readonly mimeType: string;
 }
 
+/** `MemoryStorage.loadStaged`'s answer: rounds in `seq` order and unit facts now, vectors later. */
+export interface StagedLoad {
+  readonly rounds: StoredRound[];
+  readonly units: Omit<StoredUnit, 'vector'>[];
+  readonly vectors: Promise<Float32Array[]>;
+}
+
 /** Everything one round writes; storage writes it all or nothing. */
 export interface RoundRecord {
   readonly round: StoredRound;
@@ -32,6 +39,11 @@ export interface MemoryStorage {
   writeManifest(manifest: Manifest): Promise<void>;
   /** All rounds (in `seq` order) and all units, to rebuild indexes without re-encoding. */
   loadAll(): Promise<{ rounds: StoredRound[]; units: StoredUnit[] }>;
+  /**
+   * Optional: the same as `loadAll`, in two stages, so the caller can index texts while vector bytes
+   * are still being read. `vectors` holds the units' vectors in `units` order.
+   */
+  loadStaged?(): Promise<StagedLoad>;
   /** Writes rounds with their units and image bytes; each record atomically. */
   putRounds(records: readonly RoundRecord[]): Promise<void>;
   /** Removes a round, its units and its images. */
