@@ -120,7 +120,18 @@ async function ingest(page: Page): Promise<void> {
     const textMs = performance.now() - t0;
     const files = ['sk_chelsea.jpg', 'sk_coffee.jpg', 'sk_rocket.jpg', 'sk_astronaut.jpg', 'sk_horse.jpg', 'sk_coins.jpg', 'mate_LadyBird.jpg', 'mate_Storm.jpg', 'mate_Dune.jpg', 'sk_motorcycle_left.jpg'];
     const photos = await Promise.all(files.map(async (file) => new Uint8Array(await (await fetch(`samples/${file}`)).arrayBuffer())));
-    const photoRounds = Array.from({ length: 40 }, (_, i) => ({ user: { text: `photo ${i}`, images: [{ bytes: photos[i % photos.length]!, mimeType: 'image/jpeg' }] } }));
+    // 40 distinct JPEGs: each photo re-cropped 4 ways, so no two rounds share bytes (identical images
+    // in one call are encoded once, which would flatter the rate).
+    const distinct = await Promise.all(
+      Array.from({ length: 40 }, async (_, i) => {
+        const bitmap = await createImageBitmap(new Blob([photos[i % photos.length]!], { type: 'image/jpeg' }));
+        const crop = Math.floor(i / photos.length) * 8;
+        const canvas = new OffscreenCanvas(bitmap.width - crop, bitmap.height - crop);
+        canvas.getContext('2d')!.drawImage(bitmap, -crop, -crop);
+        return new Uint8Array(await (await canvas.convertToBlob({ type: 'image/jpeg', quality: 0.9 })).arrayBuffer());
+      }),
+    );
+    const photoRounds = distinct.map((bytes, i) => ({ user: { text: `photo ${i}`, images: [{ bytes, mimeType: 'image/jpeg' }] } }));
     const t1 = performance.now();
     await app.memory.add(photoRounds);
     const photoMs = performance.now() - t1;
@@ -130,7 +141,7 @@ async function ingest(page: Page): Promise<void> {
   }, textRounds);
   push({ measure: 'ingest, text rounds (USE-Lite, WASM)', value: `${((result.text / result.textMs) * 1000).toFixed(0)} rounds/s`, target: '≥ 50 rounds/s', note: `${result.text} LoCoMo rounds (two chat turns each) in one add` });
   push({ measure: 'longest main-thread task during that ingest', value: ms(result.longest), target: '—', note: `${result.longTasks} tasks over 50 ms` });
-  push({ measure: 'ingest, photo rounds (USE-Lite + MobileNetV2, WASM)', value: `${((result.photo / result.photoMs) * 1000).toFixed(1)} rounds/s`, target: '≥ 50 rounds/s', note: `${result.photo} rounds, one ≤640 px JPEG each` });
+  push({ measure: 'ingest, photo rounds (USE-Lite + MobileNetV2, WASM)', value: `${((result.photo / result.photoMs) * 1000).toFixed(1)} rounds/s`, target: '≥ 50 rounds/s', note: `${result.photo} rounds, one distinct ≤640 px JPEG each` });
 }
 
 async function indexScale(context: BrowserContext): Promise<void> {
