@@ -42,10 +42,10 @@ describe('VectorMatrix', () => {
     });
   }
 
-  it('adds packed rows, skips ids it holds, and rejects a wrong size', () => {
+  it('adds rows in bulk, skips ids it holds, and rejects a wrong size', () => {
     const matrix = new VectorMatrix(2);
-    matrix.addRows(['a', 'b'], Float32Array.of(1, 0, 0, 1));
-    matrix.addRows(['a', 'c'], Float32Array.of(5, 5, 0.6, 0.8));
+    matrix.addMany(['a', 'b'], [Float32Array.of(1, 0), Float32Array.of(0, 1)]);
+    matrix.addMany(['a', 'c'], [Float32Array.of(5, 5), Float32Array.of(0.6, 0.8)]);
     expect(matrix.size).toBe(3);
     expect(matrix.nearest(Float32Array.of(0, 1), 2).map((hit) => hit.id)).toEqual(['b', 'c']);
     expect(() => matrix.add('d', Float32Array.of(1, 2, 3))).toThrow(RangeError);

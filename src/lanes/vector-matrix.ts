@@ -39,42 +39,26 @@ export class VectorMatrix {
   }
 
   add(id: string, vector: Float32Array): void {
-    if (vector.length !== this.dimension) {
-      throw new RangeError(`vector for ${id} has ${vector.length} dimensions, the lane holds ${this.dimension}`);
-    }
-    this.addRows([id], vector);
-  }
-
-  /**
-   * Adds rows from one packed array (`ids.length × dimension` floats, row after row); ids already
-   * present are skipped. Opening a memory passes each round's packed vectors straight through.
-   */
-  addRows(ids: readonly string[], packed: Float32Array): void {
-    if (packed.length !== ids.length * this.dimension) {
-      throw new RangeError(`${ids.length} vectors need ${ids.length * this.dimension} floats, got ${packed.length}; the lane holds ${this.dimension}-d vectors`);
-    }
-    this.reserve(this.ids.length + ids.length);
-    const { dimension, stride } = this;
-    for (let i = 0; i < ids.length; i++) {
-      const id = ids[i]!;
-      if (this.rowOf.has(id)) continue;
-      const row = this.ids.length;
-      const at = row * stride;
-      this.floats.set(packed.subarray(i * dimension, (i + 1) * dimension), at);
-      if (stride > dimension) this.floats.fill(0, at + dimension, at + stride);
-      this.ids.push(id);
-      this.rowOf.set(id, row);
-    }
+    this.addMany([id], [vector]);
   }
 
   /** Adds one row per id (room made once for all); ids already present are skipped. */
   addMany(ids: readonly string[], vectors: readonly Float32Array[]): void {
     this.reserve(this.ids.length + ids.length);
+    const { dimension, stride } = this;
     for (let i = 0; i < ids.length; i++) {
-      if (vectors[i]!.length !== this.dimension) {
-        throw new RangeError(`vector for ${ids[i]} has ${vectors[i]!.length} dimensions, the lane holds ${this.dimension}`);
+      const id = ids[i]!;
+      const vector = vectors[i]!;
+      if (vector.length !== dimension) {
+        throw new RangeError(`vector for ${id} has ${vector.length} dimensions, the lane holds ${dimension}`);
       }
-      this.addRows([ids[i]!], vectors[i]!);
+      if (this.rowOf.has(id)) continue;
+      const row = this.ids.length;
+      const at = row * stride;
+      this.floats.set(vector, at);
+      if (stride > dimension) this.floats.fill(0, at + dimension, at + stride);
+      this.ids.push(id);
+      this.rowOf.set(id, row);
     }
   }
 
