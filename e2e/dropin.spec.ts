@@ -22,7 +22,7 @@ test('the drop-in works without cross-origin isolation: the widget remembers and
 
   // The ES-module twin exposes the same API.
   const viaModule = await page.evaluate(async () => {
-    const vmem = (await import(new URL('/dropin/vmem.mjs', location.href).href)) as typeof import('../src/app/dropin.js');
+    const vmem = (await import(new URL('/dropin/vmem.mjs', location.href).href)) as typeof import('../app/dropin.js');
     const memory = await vmem.openMemory('module-twin', { storage: 'memory' });
     await memory.add({ user: { text: 'The spare key is under the blue flower pot' } });
     const result = await memory.retrieve('where is the spare key?');

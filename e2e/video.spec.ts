@@ -13,7 +13,7 @@ import { expect, test } from '@playwright/test';
 import { build } from 'vite';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const PHOTOS = '/work/shared/fixtures/photos';
+import { PHOTOS } from './helpers.js';
 const ORIGIN = 'http://localhost:4199';
 
 test.use({
@@ -36,7 +36,7 @@ test.beforeAll(async () => {
       emptyOutDir: true,
       minify: false,
       target: 'es2022',
-      lib: { entry: join(ROOT, 'src/video/testing/e2e-page.ts'), formats: ['es'], fileName: () => 'page.js' },
+      lib: { entry: join(ROOT, 'e2e/pages/video-page.ts'), formats: ['es'], fileName: () => 'page.js' },
     },
   });
 });

@@ -17,7 +17,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { preview } from 'vite';
 import { CHROMIUM_ARGS } from '../playwright.config.js';
 import { APP_OUT_DIR } from '../vite.config.js';
-import { parseDialogueFile } from '../src/app/dialogue-import.js';
+import { parseDialogueFile } from '../app/dialogue-import.js';
 
 const root = resolve(import.meta.dirname, '..');
 const PORT = 4175;

@@ -40,9 +40,9 @@ function dropinBuild(entry: string, format: 'es' | 'iife', fileName: string): In
 const started = performance.now();
 await copyAssets();
 await build({ root, configFile: resolve(root, 'vite.config.ts'), logLevel: 'warn' });
-await build(dropinBuild('workers/encoder.worker.ts', 'es', 'encoder.worker.js'));
-await build(dropinBuild('src/app/dropin.ts', 'iife', 'vmem.js'));
-await build(dropinBuild('src/app/dropin.ts', 'es', 'vmem.mjs'));
+await build(dropinBuild('src/worker/encoder.worker.ts', 'es', 'encoder.worker.js'));
+await build(dropinBuild('app/dropin.ts', 'iife', 'vmem.js'));
+await build(dropinBuild('app/dropin.ts', 'es', 'vmem.mjs'));
 await cp(resolve(root, 'public/models'), resolve(dropinDir, 'models'), { recursive: true });
 const precache = await writePrecache(resolve(root, APP_OUT_DIR));
 console.log(

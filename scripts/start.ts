@@ -9,7 +9,7 @@ import { preview } from 'vite';
 import { APP_OUT_DIR } from '../vite.config.js';
 
 const root = resolve(import.meta.dirname, '..');
-const SOURCES = ['src', 'workers', 'public', 'index.html', 'dropin-example.html', 'vite.config.ts'];
+const SOURCES = ['src', 'app', 'public', 'index.html', 'dropin-example.html', 'vite.config.ts'];
 const port = Number(process.env.PORT ?? 4173);
 
 /** Newest modification time under `path` (a file or a folder), skipping copied model files. */

@@ -12,8 +12,9 @@ import { completionBody, startFakeOpenAiServer, type FakeHandler, type FakeOpenA
 import type { Memory } from './api.js';
 import { createHashTextEncoder } from './testing/hash-encoder.js';
 import type { RoundInput } from './types.js';
+import { FIXTURE_PHOTOS_DIR } from './testing/shared-data.js';
 
-const PHOTOS = '/work/shared/fixtures/photos';
+const PHOTOS = FIXTURE_PHOTOS_DIR;
 const photo = (name: string) => new Uint8Array(readFileSync(`${PHOTOS}/${name}`));
 
 /** A smooth synthetic picture, larger than the 768 px limit. */

@@ -1,13 +1,13 @@
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Memory } from './api.js';
 import { createMemory } from './memory.js';
 import { createNodeEmbeddedEncoders } from './node.js';
 import type { RoundInput } from './types.js';
+import { FIXTURE_PHOTOS_DIR } from './testing/shared-data.js';
 
 // Real photos with the embedded offline encoders (USE-Lite text, MobileNetV2 image features).
-const photosDir = fileURLToPath(new URL('../../shared/fixtures/photos/', import.meta.url));
+const photosDir = FIXTURE_PHOTOS_DIR;
 const photo = async (name: string) => ({ bytes: new Uint8Array(await readFile(photosDir + name)), mimeType: 'image/jpeg' });
 
 let memory: Memory;

@@ -7,7 +7,7 @@ import { errorCode } from '../errors.js';
 import { createHubImageEncoder, createHubTextEncoder } from './hub.js';
 import type { LoadableImageEncoder } from './mobilenet.js';
 import { decodeImageNode } from './node-decoder.js';
-import { readFixturePhoto } from './testing/fixtures.js';
+import { readFixturePhoto } from '../testing/shared-data.js';
 import type { LoadableTextEncoder } from './use-lite.js';
 import { writeTinyBertModel, writeTinySiglipVisionModel } from './testing/tiny-onnx.js';
 import type { ProgressEvent } from './types.js';

@@ -4,7 +4,7 @@ import { errorCode } from '../errors.js';
 import { createMobileNetImageEncoder } from './mobilenet.js';
 import { nodeTfjsWasmDir } from './node-assets.js';
 import { decodeImageNode } from './node-decoder.js';
-import { fixturePhotoNames, readFixturePhoto } from './testing/fixtures.js';
+import { fixturePhotoNames, readFixturePhoto } from '../testing/shared-data.js';
 import { dot } from './vectors.js';
 
 describe('MobileNetV2 image encoder', () => {

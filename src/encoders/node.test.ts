@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createNodeEmbeddedEncoders } from './node.js';
-import { readFixturePhoto } from './testing/fixtures.js';
+import { readFixturePhoto } from '../testing/shared-data.js';
 
 describe('createNodeEmbeddedEncoders', () => {
   it('gives a USE-Lite text encoder and a MobileNet image encoder that work side by side', async () => {

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProgressEvent } from '../encoders/types.js';
 import { nodeImageResizer } from '../images/node-resize.js';
@@ -8,8 +7,9 @@ import { createMemory } from '../memory.js';
 import { createHashTextEncoder } from '../testing/hash-encoder.js';
 import { describeImages, type DescribeState, type DescribeTarget } from './describe.js';
 import { joinDescription, parseDescription } from './prompt.js';
+import { readFixturePhoto } from '../testing/shared-data.js';
 
-const photo = (name: string) => new Uint8Array(readFileSync(`/work/shared/fixtures/photos/${name}`));
+const photo = readFixturePhoto;
 
 describe('parseDescription', () => {
   it('strips labels, keeps the order scene, objects, people, text', () => {

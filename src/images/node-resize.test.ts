@@ -6,8 +6,9 @@ import { downscaleRgba } from './downscale.js';
 import { fitWithin } from './fit.js';
 import { decodeImageNodeSync } from '../encoders/node-decoder.js';
 import { nodeImageResizer } from './node-resize.js';
+import { FIXTURE_PHOTOS_DIR } from '../testing/shared-data.js';
 
-const PHOTOS = '/work/shared/fixtures/photos';
+const PHOTOS = FIXTURE_PHOTOS_DIR;
 
 describe('fitWithin', () => {
   it('shrinks the longest side to the limit and keeps the aspect ratio', () => {

@@ -1,6 +1,6 @@
 import { create, insertMultiple, removeMultiple, search, type AnyOrama } from '@orama/orama';
 import { describe, expect, it } from 'vitest';
-import { randomSentence, seededRandom } from '../app/bench-synthetic.js';
+import { randomSentence, seededRandom } from '../testing/synthetic-rounds.js';
 import { Bm25Index, createWholeWordTokenizer } from './bm25.js';
 
 /** Plain Orama over the same documents and tokenizer: what the lane's search must reproduce. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { randomUnitVector } from '../app/bench-synthetic.js';
+import { randomUnitVector } from '../testing/synthetic-rounds.js';
 import { VectorMatrix } from './vector-matrix.js';
 
 /** The reference: score every row in float64, sort, ties by insertion order. */

@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { syntheticImageEncoder, syntheticRounds, syntheticTextEncoder } from '../app/bench-synthetic.js';
+import { syntheticImageEncoder, syntheticRounds, syntheticTextEncoder } from '../testing/synthetic-rounds.js';
 import { createMemory } from '../memory.js';
 import { createIdbStorage, deleteMemory } from './idb.js';
 

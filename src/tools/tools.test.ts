@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import jpeg from 'jpeg-js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Memory } from '../api.js';
@@ -9,8 +8,9 @@ import { createHashTextEncoder } from '../testing/hash-encoder.js';
 import { runAgent } from './agent.js';
 import { MEMORY_TOOLS } from './definitions.js';
 import { runTool } from './run-tool.js';
+import { readFixturePhoto } from '../testing/shared-data.js';
 
-const photo = (name: string) => new Uint8Array(readFileSync(`/work/shared/fixtures/photos/${name}`));
+const photo = readFixturePhoto;
 const at = (day: number, hour = 12) => Date.UTC(2025, 3, day, hour);
 
 async function filledMemory(): Promise<Memory> {

@@ -10,8 +10,9 @@ import { meanAbsDiff } from './gray.js';
 import { formatClock, segmentLabel } from './rounds.js';
 import { sampleTimes, segmentBounds, selectKeyframes, uniformKeyframes } from './select.js';
 import { syntheticClip, type Stretch } from './testing/synthetic-clip.js';
+import { FIXTURE_PHOTOS_DIR } from '../testing/shared-data.js';
 
-const PHOTOS = '/work/shared/fixtures/photos';
+const PHOTOS = FIXTURE_PHOTOS_DIR;
 const cache = new Map<string, Omit<Stretch, 'from' | 'to'>>();
 function shown(name: string, from: number, to: number): Stretch {
   let photo = cache.get(name);

@@ -1,0 +1,64 @@
+/** The "Ask memory" pane: a question with an optional image; shows route, blocks and trace. */
+import type { Query } from '../src/types.js';
+import type { AppState } from './app-state.js';
+import type { Act } from './chat-pane.js';
+import { byId } from './dom.js';
+import { readImageFile, type CheckedImage } from './files.js';
+import { renderRetrieval } from './results-view.js';
+
+/** Binds the ask pane. `lastResult` lets tests and the bench read what was shown. */
+export function bindAskPane(app: AppState, act: Act): void {
+  const form = byId('ask', HTMLFormElement);
+  const question = byId('question', HTMLTextAreaElement);
+  const picker = byId('query-image', HTMLInputElement);
+  const imageName = byId('query-image-name', HTMLSpanElement);
+  const clearImage = byId('clear-query-image', HTMLButtonElement);
+  const answerButton = byId('answer', HTMLButtonElement);
+  const results = byId('results', HTMLDivElement);
+  let queryImage: CheckedImage | undefined;
+
+  const setImage = (image: CheckedImage | undefined) => {
+    queryImage = image;
+    imageName.textContent = image ? image.fileName : '';
+    clearImage.hidden = !image;
+  };
+  picker.addEventListener('change', () => {
+    const file = picker.files?.[0];
+    picker.value = '';
+    if (file) void act(async () => setImage(await readImageFile(file)));
+  });
+  clearImage.addEventListener('click', () => setImage(undefined));
+
+  const query = (): Query => ({
+    ...(question.value.trim() ? { text: question.value } : {}),
+    ...(queryImage ? { image: { bytes: queryImage.bytes, mimeType: queryImage.mimeType } } : {}),
+  });
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void act(async () => {
+      results.setAttribute('aria-busy', 'true');
+      try {
+        const started = performance.now();
+        const result = await app.memory.retrieve(query());
+        renderRetrieval(results, result, app.images, performance.now() - started);
+      } finally {
+        results.removeAttribute('aria-busy');
+      }
+    });
+  });
+  answerButton.addEventListener('click', () => {
+    void act(async () => {
+      results.setAttribute('aria-busy', 'true');
+      answerButton.disabled = true;
+      try {
+        const started = performance.now();
+        const answer = await app.memory.answer(query());
+        renderRetrieval(results, answer.retrieval, app.images, performance.now() - started, answer);
+      } finally {
+        results.removeAttribute('aria-busy');
+        answerButton.disabled = false;
+      }
+    });
+  });
+}

@@ -1,0 +1,159 @@
+/**
+ * The browser benchmark's in-page harness (`bench.html`): index-scale retrieval on synthetic rounds,
+ * open time of a persisted memory, and plain Orama hybrid search on the same data as the reference.
+ * `scripts/bench-browser.ts` drives it through `window.__bench`.
+ */
+import { create, insertMultiple, search, type AnyOrama } from '@orama/orama';
+import type { Memory } from '../src/api.js';
+import { createMemory } from '../src/memory.js';
+import { createIdbStorage, deleteMemory, listMemories } from '../src/storage/idb.js';
+import { createInMemoryStorage } from '../src/storage/memory-storage.js';
+import { randomSentence, seededRandom, syntheticImageEncoder, syntheticRounds, syntheticTextEncoder } from '../src/testing/synthetic-rounds.js';
+
+/** Latency summary of a series of calls. */
+export interface Latencies {
+  readonly count: number;
+  readonly p50: number;
+  readonly p95: number;
+  readonly mean: number;
+}
+
+const BATCH = 2_000;
+const textEncoder = syntheticTextEncoder(512);
+const imageEncoder = syntheticImageEncoder(1280);
+let held: { memory?: Memory; orama?: AnyOrama } = {};
+
+function summarize(times: number[]): Latencies {
+  const sorted = [...times].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
+  return { count: times.length, p50: at(0.5), p95: at(0.95), mean: times.reduce((a, b) => a + b, 0) / times.length };
+}
+
+function queries(count: number): string[] {
+  const random = seededRandom(99);
+  return Array.from({ length: count }, () => randomSentence(random, 6));
+}
+
+async function fill(memory: Memory, rounds: number): Promise<number> {
+  const started = performance.now();
+  for (let start = 0; start < rounds; start += BATCH) await memory.add(syntheticRounds(Math.min(BATCH, rounds - start), start));
+  return performance.now() - started;
+}
+
+const bench = {
+  /** Builds an in-memory vmem memory of `rounds` synthetic rounds and times `queryCount` text retrievals. */
+  async vmemScale(rounds: number, queryCount: number) {
+    held = {};
+    const memory = await createMemory({ textEncoder, imageEncoder, storage: createInMemoryStorage(), retrieval: { llmAnchors: false } });
+    const buildMs = await fill(memory, rounds);
+    const times: number[] = [];
+    for (const text of queries(queryCount)) {
+      const started = performance.now();
+      await memory.retrieve(text);
+      times.push(performance.now() - started);
+    }
+    // Where the time goes: each text signal alone, on the same queries.
+    const signal = async (name: 'bm25' | 'dense') => {
+      const spent: number[] = [];
+      for (const text of queries(23)) {
+        const started = performance.now();
+        await memory.search({ signal: name, text });
+        spent.push(performance.now() - started);
+      }
+      return summarize(spent.slice(3));
+    };
+    const bm25 = await signal('bm25');
+    const dense = await signal('dense');
+    held.memory = memory;
+    return { rounds, buildMs, latency: summarize(times.slice(3)), bm25, dense };
+  },
+
+  /** Plain Orama hybrid search over the same units (one doc per text unit, same vectors). */
+  async oramaScale(rounds: number, queryCount: number) {
+    held = {};
+    const db = create({ schema: { text: 'string', embedding: 'vector[512]' } as const });
+    const started = performance.now();
+    for (let start = 0; start < rounds; start += BATCH) {
+      const batch = syntheticRounds(Math.min(BATCH, rounds - start), start);
+      const texts = batch.flatMap((round) => [round.user.text ?? '', round.assistant?.text ?? '']);
+      const vectors = await textEncoder.embed(texts);
+      // Orama stores vectors as plain arrays only.
+      await insertMultiple(db, texts.map((text, i) => ({ text, embedding: Array.from(vectors[i]!) })), 1_000);
+    }
+    const buildMs = performance.now() - started;
+    const times: number[] = [];
+    for (const text of queries(queryCount)) {
+      const t0 = performance.now();
+      const [vector] = await textEncoder.embed([text]);
+      await search(db, { mode: 'hybrid', term: text, vector: { value: vector!, property: 'embedding' }, similarity: 0, limit: 20 });
+      times.push(performance.now() - t0);
+    }
+    held.orama = db;
+    return { rounds, buildMs, latency: summarize(times.slice(3)) };
+  },
+
+  /** Drops what the last run held, so the next heap reading starts clean. */
+  release() {
+    held = {};
+  },
+
+  /**
+   * Writes a persisted memory of `rounds` rounds (once), closes it, and times reopening it `times`
+   * times: until `createMemory` returns, and until the first retrieval after it is done (what a
+   * user waits for; it includes any index work left to the background), plus reading IndexedDB alone.
+   */
+  async persistedOpen(rounds: number, times: number) {
+    const name = `bench-open-${rounds}`;
+    let writeMs: number | undefined;
+    if (!(await listMemories()).includes(name)) {
+      const started = performance.now();
+      const memory = await createMemory({ textEncoder, imageEncoder, storage: await createIdbStorage(name) });
+      await fill(memory, rounds);
+      await memory.close();
+      writeMs = performance.now() - started;
+    }
+    const question = queries(1)[0]!;
+    const reads: number[] = [];
+    const opens: number[] = [];
+    const firstRetrievals: number[] = [];
+    const warmRetrievals: number[] = [];
+    let firstTop: string | undefined;
+    for (let i = 0; i < times; i++) {
+      const storage = await createIdbStorage(name);
+      const readStarted = performance.now();
+      await storage.loadAll();
+      reads.push(performance.now() - readStarted);
+      await storage.close();
+      const started = performance.now();
+      const memory = await createMemory({ textEncoder, imageEncoder, storage: await createIdbStorage(name), retrieval: { llmAnchors: false } });
+      opens.push(performance.now() - started);
+      const result = await memory.retrieve(question);
+      firstRetrievals.push(performance.now() - started);
+      const warmStarted = performance.now();
+      await memory.retrieve(question);
+      warmRetrievals.push(performance.now() - warmStarted);
+      if (memory.size !== rounds) throw new Error(`reopened ${memory.size} rounds, expected ${rounds}`);
+      const top = JSON.stringify(result.blocks.flatMap((block) => block.rounds.map((round) => round.id)));
+      if (firstTop !== undefined && top !== firstTop) throw new Error(`retrieval after reopening changed: ${top} vs ${firstTop}`);
+      firstTop = top;
+      await memory.close();
+    }
+    return {
+      rounds,
+      writeMs,
+      open: summarize(opens),
+      openToFirstRetrieval: summarize(firstRetrievals),
+      warmRetrieval: summarize(warmRetrievals),
+      read: summarize(reads),
+    };
+  },
+
+  deleteMemory,
+};
+
+declare global {
+  interface Window {
+    __bench?: typeof bench;
+  }
+}
+window.__bench = bench;

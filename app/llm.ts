@@ -1,0 +1,32 @@
+/** Builds the LLM provider the settings ask for. */
+import type { ProgressCallback } from '../src/encoders/types.js';
+import { VmemError } from '../src/errors.js';
+import { createNoneProvider } from '../src/llm/none.js';
+import { createOpenAiProvider } from '../src/llm/openai.js';
+import type { LlmProvider } from '../src/llm/types.js';
+import { createWebLlmProvider } from '../src/llm/web-llm.js';
+import type { LlmSettings } from './settings.js';
+
+/**
+ * The provider for `settings`. OpenAI-compatible settings need a base URL and a model; the key is
+ * optional (local servers) and goes only to that base URL.
+ */
+export function createLlm(settings: LlmSettings, onProgress?: ProgressCallback): LlmProvider {
+  switch (settings.kind) {
+    case 'none':
+      return createNoneProvider();
+    case 'openai':
+      if (!settings.baseUrl || !settings.model) {
+        throw new VmemError('INVALID_INPUT', 'Set the base URL and the model of the OpenAI-compatible endpoint in Settings, or choose "None".');
+      }
+      return createOpenAiProvider({
+        baseUrl: settings.baseUrl,
+        model: settings.model,
+        vision: settings.vision,
+        ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
+      });
+    case 'webllm':
+      if (!settings.model) throw new VmemError('INVALID_INPUT', 'Choose a WebLLM model in Settings, or choose "None".');
+      return createWebLlmProvider({ model: settings.model, ...(onProgress ? { onProgress } : {}) });
+  }
+}

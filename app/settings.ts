@@ -1,0 +1,71 @@
+/**
+ * The demo's settings: encoders, backend preference and LLM. Saved in localStorage, except the API
+ * key, which stays in this tab's memory unless the user ticks "remember on this device".
+ */
+import type { EncoderChoice } from '../src/worker/protocol.js';
+
+/** Which LLM answers questions. */
+export type LlmSettings =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'openai'; readonly baseUrl: string; readonly model: string; readonly apiKey: string; readonly rememberKey: boolean; readonly vision: boolean }
+  | { readonly kind: 'webllm'; readonly model: string };
+
+/** Everything the settings panel controls. */
+export interface AppSettings {
+  readonly encoders: EncoderChoice;
+  readonly backend: 'auto' | 'wasm';
+  readonly llm: LlmSettings;
+}
+
+/** Defaults for a first visit. */
+export const DEFAULT_SETTINGS: AppSettings = { encoders: 'embedded', backend: 'auto', llm: { kind: 'none' } };
+
+const SETTINGS_KEY = 'vmem:settings';
+const API_KEY_KEY = 'vmem:llm-key';
+const LAST_MEMORY_KEY = 'vmem:last-memory';
+
+/** Reads saved settings; a damaged entry falls back to the defaults. */
+export function loadSettings(storage: Storage = localStorage): AppSettings {
+  const raw = storage.getItem(SETTINGS_KEY);
+  if (!raw) return DEFAULT_SETTINGS;
+  let saved: Partial<AppSettings>;
+  try {
+    saved = JSON.parse(raw) as Partial<AppSettings>;
+  } catch {
+    // A hand-edited or truncated entry: forget it rather than refuse to start.
+    storage.removeItem(SETTINGS_KEY);
+    return DEFAULT_SETTINGS;
+  }
+  const encoders = saved.encoders === 'hub' ? 'hub' : 'embedded';
+  const backend = saved.backend === 'wasm' ? 'wasm' : 'auto';
+  let llm: LlmSettings = { kind: 'none' };
+  if (saved.llm?.kind === 'openai') {
+    llm = { ...saved.llm, apiKey: storage.getItem(API_KEY_KEY) ?? '', rememberKey: storage.getItem(API_KEY_KEY) !== null };
+  } else if (saved.llm?.kind === 'webllm') {
+    llm = { kind: 'webllm', model: saved.llm.model };
+  }
+  return { encoders, backend, llm };
+}
+
+/** Saves settings. The key is written only when `rememberKey` is true, and erased otherwise. */
+export function saveSettings(settings: AppSettings, storage: Storage = localStorage): void {
+  const { llm } = settings;
+  if (llm.kind === 'openai') {
+    const { apiKey, ...withoutKey } = llm;
+    storage.setItem(SETTINGS_KEY, JSON.stringify({ ...settings, llm: withoutKey }));
+    if (llm.rememberKey && apiKey) storage.setItem(API_KEY_KEY, apiKey);
+    else storage.removeItem(API_KEY_KEY);
+    return;
+  }
+  storage.setItem(SETTINGS_KEY, JSON.stringify(settings));
+  storage.removeItem(API_KEY_KEY);
+}
+
+/** The memory opened last, so a reload reopens it. */
+export function lastMemoryName(storage: Storage = localStorage): string | undefined {
+  return storage.getItem(LAST_MEMORY_KEY) ?? undefined;
+}
+
+export function rememberMemoryName(name: string, storage: Storage = localStorage): void {
+  storage.setItem(LAST_MEMORY_KEY, name);
+}

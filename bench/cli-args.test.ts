@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { VmemError } from '../src/errors.js';
+import { HELP, parseBenchArgs } from './cli-args.js';
+
+describe('parseBenchArgs', () => {
+  it('reads a full command line', () => {
+    expect(parseBenchArgs(['--dataset', 'locomo', '--data', 'd/locomo', '--limit', '2', '--json', 'out.json'])).toEqual({
+      dataset: 'locomo',
+      data: 'd/locomo',
+      encoders: 'embedded',
+      textWorkers: 1,
+      limit: 2,
+      json: 'out.json',
+    });
+  });
+
+  it('reads the LLM settings, judging with the answering model unless told otherwise', () => {
+    const args = parseBenchArgs(['--dataset', 'memgallery', '--data', 'd', '--llm', '--llm-base-url', 'http://h/v1', '--llm-model', 'm', '--llm-key', 'k']);
+    expect(args).toMatchObject({ llm: { baseUrl: 'http://h/v1', model: 'm', apiKey: 'k', judgeModel: 'm' } });
+  });
+
+  it('answers --help with the help marker', () => {
+    expect(parseBenchArgs(['--help'])).toBe(HELP);
+  });
+
+  it.each([
+    [['--dataset', 'memgallery', '--data', 'd', '--bogus'], /Unknown option '--bogus'/],
+    [['--dataset', 'memgallery'], /Missing --data/],
+    [['--data', 'd'], /Missing --dataset/],
+    [['--dataset', 'squad', '--data', 'd'], /Unknown dataset "squad"/],
+    [['--dataset', 'locomo', '--data', 'd', '--limit', '0'], /--limit must be a whole number/],
+    [['--dataset', 'locomo', '--data', 'd', '--encoders', 'gpu'], /Unknown --encoders "gpu"/],
+    [['--dataset', 'locomo', '--data', 'd', '--llm-model', 'm'], /--llm-model needs --llm/],
+    [['--dataset', 'locomo', '--data', 'd', '--llm'], /--llm needs --llm-base-url and --llm-model/],
+  ])('refuses %j with a usage error', (argv, message) => {
+    expect(() => parseBenchArgs(argv)).toThrow(message);
+    expect(() => parseBenchArgs(argv)).toThrow(VmemError);
+    expect(() => parseBenchArgs(argv)).toThrow(/Usage: npm run bench/);
+  });
+});

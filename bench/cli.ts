@@ -1,0 +1,16 @@
+/**
+ * `npm run bench -- --dataset memgallery|locomo --data PATH [options]` (see `--help` and README.md).
+ * Configuration comes from flags only.
+ */
+import { createCaptionProxyImageEncoder } from '../src/encoders/caption-proxy.js';
+import { createMemory } from '../src/memory.js';
+import { runCommand } from './command.js';
+import { loadBenchTextEncoder } from './encoders.js';
+
+process.exitCode = await runCommand(process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  loadTextEncoder: loadBenchTextEncoder,
+  captionProxy: createCaptionProxyImageEncoder,
+  createMemory,
+});

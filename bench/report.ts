@@ -1,0 +1,119 @@
+import type { EncoderIds } from '../src/types.js';
+import type { DatasetName, QuestionCounts } from './dataset.js';
+import { percentile, summarize, summarizeByCategory, type MetricSummary, type QuestionScore } from './metrics.js';
+import type { BenchRun, SystemRun } from './run.js';
+
+/** The image-lane mode of every run here: images have no bytes, so captions stand in for pixels. */
+export const CAPTION_PROXY_MODE = 'caption-proxy';
+
+/** A summary row of the report: the metrics, plus the judge's mean score in `--llm` runs. */
+export interface ReportEntry extends MetricSummary {
+  /** Mean snapped judge score (0, 0.5, 1 per question). */
+  readonly judge?: number;
+}
+
+/** One system in the report. */
+export interface SystemReport {
+  readonly overall: ReportEntry;
+  readonly byCategory: Readonly<Record<string, ReportEntry>>;
+  /** Shared by all systems: one memory build per conversation. */
+  readonly build: { readonly rounds: number; readonly seconds: number; readonly roundsPerSecond: number };
+  /** Per retrieve call (per answer call for `full+llm`). */
+  readonly query: { readonly p50ms: number; readonly p95ms: number };
+  /** Matched-budget runs: hits per question (rounds or units). */
+  readonly k?: number;
+  /** Matched-budget runs only, and only when false: no k reached the target budget. */
+  readonly budgetReached?: boolean;
+}
+
+/** The `--json` output. */
+export interface BenchReport {
+  readonly dataset: DatasetName;
+  /** `caption-proxy`, or `caption-proxy+llm` when answers were generated and judged. */
+  readonly mode: string;
+  /**
+   * The encoders, how they were made (`kind`), model load time, and how much of the build was spent
+   * embedding (`buildEmbedSeconds`, over `buildTextsEmbedded` distinct texts).
+   */
+  readonly encoders: EncoderIds & {
+    readonly kind: string;
+    readonly loadSeconds: number;
+    readonly buildEmbedSeconds: number;
+    readonly buildTextsEmbedded: number;
+    readonly llmModel?: string;
+    readonly judgeModel?: string;
+  };
+  readonly questions: QuestionCounts;
+  readonly systems: Readonly<Record<string, SystemReport>>;
+}
+
+/** What the run itself does not know: how the encoders were made and which LLMs answered. */
+export interface ReportContext {
+  readonly dataset: DatasetName;
+  readonly questions: QuestionCounts;
+  readonly encoderKind: string;
+  readonly encoderLoadSeconds: number;
+  readonly llmModel?: string;
+  readonly judgeModel?: string;
+}
+
+const round = (value: number, digits: number): number => Number(value.toFixed(digits));
+
+/** Shapes a run into the report, numbers rounded for reading (recall 4 digits, budgets 2, times 2–3). */
+export function buildReport(run: BenchRun, context: ReportContext): BenchReport {
+  const build = {
+    rounds: run.build.rounds,
+    seconds: round(run.build.seconds, 2),
+    roundsPerSecond: round(run.build.seconds > 0 ? run.build.rounds / run.build.seconds : 0, 1),
+  };
+  const systems = Object.fromEntries(run.systems.map((system) => [system.name, systemReport(system, build)]));
+  return {
+    dataset: context.dataset,
+    mode: context.llmModel === undefined ? CAPTION_PROXY_MODE : `${CAPTION_PROXY_MODE}+llm`,
+    encoders: {
+      ...run.encoders,
+      kind: context.encoderKind,
+      loadSeconds: round(context.encoderLoadSeconds, 2),
+      buildEmbedSeconds: round(run.build.embedSeconds, 2),
+      buildTextsEmbedded: run.build.textsEmbedded,
+      ...(context.llmModel !== undefined ? { llmModel: context.llmModel } : {}),
+      ...(context.judgeModel !== undefined ? { judgeModel: context.judgeModel } : {}),
+    },
+    questions: context.questions,
+    systems,
+  };
+}
+
+function systemReport(system: SystemRun, build: SystemReport['build']): SystemReport {
+  const byCategory: Record<string, ReportEntry> = {};
+  const judged = groupJudgeScores(system);
+  for (const [category, summary] of Object.entries(summarizeByCategory(system.scores))) byCategory[category] = entry(summary, judged.get(category));
+  return {
+    overall: entry(summarize(system.scores), system.judgeScores),
+    byCategory,
+    build,
+    query: { p50ms: round(percentile(system.latenciesMs, 50), 3), p95ms: round(percentile(system.latenciesMs, 95), 3) },
+    ...(system.matched ? { k: system.matched.k, ...(system.matched.reached ? {} : { budgetReached: false }) } : {}),
+  };
+}
+
+function groupJudgeScores(system: SystemRun): Map<string, number[]> {
+  const groups = new Map<string, number[]>();
+  system.judgeScores?.forEach((score, i) => {
+    const category = (system.scores[i] as QuestionScore).category;
+    groups.set(category, [...(groups.get(category) ?? []), score]);
+  });
+  return groups;
+}
+
+function entry(summary: MetricSummary, judgeScores: readonly number[] | undefined): ReportEntry {
+  return {
+    n: summary.n,
+    allClue: round(summary.allClue, 4),
+    anyClue: round(summary.anyClue, 4),
+    meanRounds: round(summary.meanRounds, 2),
+    meanChars: round(summary.meanChars, 1),
+    ...(summary.goldImages !== undefined ? { goldImages: round(summary.goldImages, 4) } : {}),
+    ...(judgeScores && judgeScores.length > 0 ? { judge: round(judgeScores.reduce((a, b) => a + b, 0) / judgeScores.length, 4) } : {}),
+  };
+}

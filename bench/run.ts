@@ -1,0 +1,223 @@
+import type { Memory } from '../src/api.js';
+import type { ImageEncoder } from '../src/encoders/types.js';
+import { errorCode, isVmemError, LlmError, VmemError } from '../src/errors.js';
+import type { LlmProvider } from '../src/llm/types.js';
+import type { MemoryOptions } from '../src/options.js';
+import type { EncoderIds, RetrievalCase, RetrievalResult } from '../src/types.js';
+import type { BenchConversation, BenchDataset, BenchQuestion } from './dataset.js';
+import { judgeAnswer } from './judge.js';
+import { findMatchedK } from './matched-budget.js';
+import type { MemoTextEncoder } from './memo-encoder.js';
+import { contextFromRounds, contextFromUnits, scoreQuestion, summarize, type QuestionScore } from './metrics.js';
+import { silentProgress, type Progress } from './progress.js';
+import { atBudget, BENCH_SYSTEMS, REFERENCE_SYSTEM, type BenchSystem } from './systems.js';
+
+/** The LLMs of an `--llm` run. */
+export interface BenchLlm {
+  /** Makes anchors and answers, through `memory.answer`. */
+  readonly answerer: LlmProvider;
+  /** Grades the answers; may be the same provider. */
+  readonly judge: LlmProvider;
+}
+
+/** What one benchmark run needs. */
+export interface RunBenchmarkOptions {
+  readonly dataset: BenchDataset;
+  /** `createMemory` from the library (injected so tests can run on tiny fakes). */
+  readonly createMemory: (options: MemoryOptions) => Promise<Memory>;
+  /** The text encoder, memoised: query timing turns its cache off, the budget search turns it on. */
+  readonly textEncoder: MemoTextEncoder;
+  readonly imageEncoder: ImageEncoder;
+  readonly llm?: BenchLlm;
+  readonly progress?: Progress;
+  /** @default BENCH_SYSTEMS */
+  readonly systems?: readonly BenchSystem[];
+}
+
+/** What one system did with one question, for `--details`. */
+export interface QuestionDetail {
+  readonly questionId: string;
+  readonly case: RetrievalCase;
+  /**
+   * Per gold round (in the question's order): its 1-based position in the returned rounds, ranked as
+   * the trace ranks them (fused hits first, then neighbours), or null when it was not returned.
+   */
+  readonly goldRanks: readonly (number | null)[];
+}
+
+/** One system's per-question outcomes, in question order. */
+export interface SystemRun {
+  readonly name: string;
+  readonly scores: readonly QuestionScore[];
+  readonly details: readonly QuestionDetail[];
+  readonly latenciesMs: readonly number[];
+  /** Matched-budget runs: the k used and whether it reached the target budget. */
+  readonly matched?: { readonly k: number; readonly reached: boolean };
+  /** `--llm` runs: the judge's snapped score per question. */
+  readonly judgeScores?: readonly number[];
+}
+
+/** Everything measured in one run, before it is shaped into a report. */
+export interface BenchRun {
+  readonly encoders: EncoderIds;
+  /** `embedSeconds`: time inside the text encoder during the build (the rest is indexing and storage). */
+  readonly build: { readonly rounds: number; readonly seconds: number; readonly embedSeconds: number; readonly textsEmbedded: number };
+  readonly systems: readonly SystemRun[];
+}
+
+interface BuiltMemory {
+  readonly conversation: BenchConversation;
+  readonly memory: Memory;
+}
+
+/** Name of the system that answers with the LLM in `--llm` runs. */
+export const LLM_SYSTEM = 'full+llm';
+
+/**
+ * Builds one memory per conversation, asks every question under every system, runs the plain
+ * baselines again at `full`'s budget, and (with `llm`) answers and grades. Memories are closed at the end.
+ */
+export async function runBenchmark(options: RunBenchmarkOptions): Promise<BenchRun> {
+  const progress = options.progress ?? silentProgress;
+  const systems = options.systems ?? BENCH_SYSTEMS;
+  const before = { seconds: options.textEncoder.embedSeconds, texts: options.textEncoder.misses };
+  const { built, seconds } = await buildMemories(options, progress);
+  const embedSeconds = options.textEncoder.embedSeconds - before.seconds;
+  const textsEmbedded = options.textEncoder.misses - before.texts;
+  try {
+    const encoders = built[0]?.memory.encoders ?? { text: { id: options.textEncoder.id, dimension: options.textEncoder.dimension } };
+    const runs: SystemRun[] = [];
+    for (const system of systems) runs.push(await askAll(built, system, options.textEncoder, progress, true));
+    const reference = runs.find((run) => run.name === REFERENCE_SYSTEM);
+    if (reference) {
+      const target = summarize(reference.scores).meanRounds;
+      for (const system of systems.filter((s) => s.matchable)) runs.push(await runMatched(built, system, target, options.textEncoder, progress));
+    }
+    if (options.llm) runs.push(await answerAll(built, options.llm, progress));
+    const rounds = built.reduce((sum, b) => sum + b.conversation.rounds.length, 0);
+    return { encoders, build: { rounds, seconds, embedSeconds, textsEmbedded }, systems: runs };
+  } finally {
+    for (const { memory } of built) await memory.close();
+  }
+}
+
+async function buildMemories(options: RunBenchmarkOptions, progress: Progress): Promise<{ built: BuiltMemory[]; seconds: number }> {
+  const { conversations } = options.dataset;
+  const totalRounds = conversations.reduce((sum, c) => sum + c.rounds.length, 0);
+  const built: BuiltMemory[] = [];
+  let doneRounds = 0;
+  options.textEncoder.useCache = true; // Caption-proxy image vectors reuse the captions' text vectors.
+  const start = performance.now();
+  try {
+    for (const [i, conversation] of conversations.entries()) {
+      const memory = await options.createMemory({
+        textEncoder: options.textEncoder,
+        imageEncoder: options.imageEncoder,
+        ...(options.llm ? { llm: options.llm.answerer } : {}),
+      });
+      built.push({ conversation, memory });
+      const label = `build ${i + 1}/${conversations.length} ${conversation.id}`;
+      await memory.add(conversation.rounds, {
+        onProgress: (event) => {
+          if (event.status === 'progress') progress.update(`${label}: ${doneRounds + Math.round((event.loaded / Math.max(1, event.total)) * conversation.rounds.length)}/${totalRounds} rounds`);
+        },
+      });
+      doneRounds += conversation.rounds.length;
+      progress.update(`${label}: ${doneRounds}/${totalRounds} rounds`);
+    }
+  } catch (error) {
+    for (const { memory } of built) await memory.close();
+    throw error;
+  }
+  const seconds = (performance.now() - start) / 1000;
+  progress.done(`built ${conversations.length} memories, ${totalRounds} rounds in ${seconds.toFixed(1)} s`);
+  return { built, seconds };
+}
+
+function questionCount(built: readonly BuiltMemory[]): number {
+  return built.reduce((sum, b) => sum + b.conversation.questions.length, 0);
+}
+
+/**
+ * Asks every question under one system. `timed` runs embed each question afresh so the latency is
+ * what a user would see; untimed runs (the budget search) reuse question vectors.
+ */
+async function askAll(built: readonly BuiltMemory[], system: BenchSystem, encoder: MemoTextEncoder, progress: Progress, timed: boolean): Promise<SystemRun> {
+  const total = questionCount(built);
+  const scores: QuestionScore[] = [];
+  const details: QuestionDetail[] = [];
+  const latenciesMs: number[] = [];
+  encoder.useCache = !timed;
+  for (const { conversation, memory } of built) {
+    for (const question of conversation.questions) {
+      progress.update(`${system.name}${system.options.k === undefined ? '' : ` k=${system.options.k}`}: question ${scores.length + 1}/${total}`);
+      const start = performance.now();
+      const result = await memory.retrieve(question.query, system.options).catch((error: unknown) => {
+        throw withQuestion(error, question);
+      });
+      latenciesMs.push(performance.now() - start);
+      const context = system.level === 'unit' ? contextFromUnits(result) : contextFromRounds(result);
+      scores.push(scoreQuestion(question, context));
+      details.push(detailOf(question, result, context.roundIds));
+    }
+  }
+  if (timed) progress.done(`${system.name}: ${total} questions`);
+  return { name: system.name, scores, details, latenciesMs };
+}
+
+async function runMatched(built: readonly BuiltMemory[], system: BenchSystem, target: number, encoder: MemoTextEncoder, progress: Progress): Promise<SystemRun> {
+  const largest = Math.max(...built.map((b) => b.conversation.rounds.length));
+  // A round holds at most a few units (two turns, their captions and images); 4× bounds the search.
+  const maxK = (system.level === 'unit' ? 4 : 1) * largest;
+  const found = await findMatchedK(async (k) => summarize((await askAll(built, atBudget(system, k), encoder, progress, false)).scores).meanRounds, target, maxK);
+  const run = await askAll(built, atBudget(system, found.k), encoder, progress, true);
+  return { ...run, matched: { k: found.k, reached: found.reached } };
+}
+
+async function answerAll(built: readonly BuiltMemory[], llm: BenchLlm, progress: Progress): Promise<SystemRun> {
+  const total = questionCount(built);
+  const scores: QuestionScore[] = [];
+  const details: QuestionDetail[] = [];
+  const latenciesMs: number[] = [];
+  const judgeScores: number[] = [];
+  for (const { conversation, memory } of built) {
+    for (const question of conversation.questions) {
+      progress.update(`${LLM_SYSTEM}: answering and judging ${scores.length + 1}/${total}`);
+      try {
+        const start = performance.now();
+        const answered = await memory.answer(question.query);
+        latenciesMs.push(performance.now() - start);
+        const context = contextFromRounds(answered.retrieval);
+        scores.push(scoreQuestion(question, context));
+        details.push(detailOf(question, answered.retrieval, context.roundIds));
+        const verdict = await judgeAnswer(llm.judge, question.query.text ?? '', question.answer, answered.answer);
+        judgeScores.push(verdict.score);
+      } catch (error) {
+        throw withQuestion(error, question);
+      }
+    }
+  }
+  progress.done(`${LLM_SYSTEM}: ${total} questions answered and judged`);
+  return { name: LLM_SYSTEM, scores, details, latenciesMs, judgeScores };
+}
+
+function detailOf(question: BenchQuestion, result: RetrievalResult, returned: ReadonlySet<string>): QuestionDetail {
+  // The trace lists hits in fused order, then neighbours; a unit-level trace lists each round once.
+  const ranked = [...new Set([...result.trace.map((entry) => entry.roundId), ...returned])].filter((id) => returned.has(id));
+  const goldRanks = question.goldRounds.map((id) => {
+    const at = ranked.indexOf(id);
+    return at < 0 ? null : at + 1;
+  });
+  return { questionId: question.id, case: result.case, goldRanks };
+}
+
+/** The same error with the question it happened on, keeping its code (and HTTP status). */
+function withQuestion(error: unknown, question: BenchQuestion): unknown {
+  if (!isVmemError(error)) return error;
+  const code = errorCode(error) ?? 'INVALID_INPUT';
+  const message = `Question ${question.id} ("${question.query.text ?? ''}"): ${error.message}`;
+  if (error instanceof LlmError && code.startsWith('LLM_')) {
+    return new LlmError(code as ConstructorParameters<typeof LlmError>[0], message, { cause: error, ...(error.status !== undefined ? { status: error.status } : {}) });
+  }
+  return new VmemError(code, message, { cause: error });
+}
