@@ -4,8 +4,11 @@
  */
 import { defineConfig } from '@playwright/test';
 
-/** Port of the preview server the tests use (kept apart from `npm start`'s 4173). */
-export const E2E_PORT = 4174;
+/**
+ * Port of the preview server the tests use (kept apart from `npm start`'s 4173). `VMEM_E2E_PORT`
+ * moves it, so two checkouts on one machine can run their e2e suites side by side.
+ */
+export const E2E_PORT = Number(process.env.VMEM_E2E_PORT ?? 4174);
 
 /** Chromium flags for a quiet, offline-friendly headless run (Playwright adds --headless). */
 export const CHROMIUM_ARGS = ['--no-sandbox', '--no-first-run', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
