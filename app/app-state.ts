@@ -3,7 +3,7 @@
  * progress they report. Panes read from it and call its verbs; it never touches pane DOM.
  */
 import type { Memory } from '../src/api.js';
-import type { ProgressEvent } from '../src/encoders/types.js';
+import type { ProgressUnit, VmemProgress } from '../src/progress.js';
 import { VmemError } from '../src/errors.js';
 import type { LlmProvider } from '../src/llm/types.js';
 import { deleteMemory, listMemories } from '../src/storage/idb.js';
@@ -43,7 +43,7 @@ export class AppState {
   settings: AppSettings;
   llm: LlmProvider | undefined;
   readonly images: ImageUrls;
-  private readonly modelFiles = new Map<string, { loaded: number; total: number }>();
+  private readonly modelFiles = new Map<string, { loaded: number; total: number; unit: ProgressUnit }>();
 
   constructor(
     private readonly options: AppStateOptions,
@@ -168,19 +168,19 @@ export class AppState {
     }
   }
 
-  /** Tasks report bytes (text model) or file counts (image model): average their fractions. */
-  private onModelProgress(event: ProgressEvent): void {
+  /** Models report bytes (text model) or file counts (image model): average their fractions. */
+  private onModelProgress(event: VmemProgress): void {
     if (event.status !== 'progress') return;
-    this.modelFiles.set(event.task, { loaded: event.loaded, total: event.total });
-    const parts = [...this.modelFiles].map(([task, { loaded, total }]) =>
-      total > 1e5 ? `${task} ${(loaded / 1e6).toFixed(1)}/${(total / 1e6).toFixed(1)} MB` : `${task} ${loaded}/${total}`,
+    this.modelFiles.set(event.item ?? event.task, { loaded: event.loaded, total: event.total, unit: event.unit });
+    const parts = [...this.modelFiles].map(([item, { loaded, total, unit }]) =>
+      unit === 'bytes' ? `${item} ${(loaded / 1e6).toFixed(1)}/${(total / 1e6).toFixed(1)} MB` : `${item} ${loaded}/${total} ${unit}`,
     );
     const fractions = [...this.modelFiles.values()].map(({ loaded, total }) => (total > 0 ? loaded / total : 0));
     const fraction = fractions.reduce((sum, value) => sum + value, 0) / fractions.length;
     this.options.events.modelProgress(fraction, `Loading models: ${parts.join(', ')}`);
   }
 
-  private onIngestProgress(event: ProgressEvent): void {
+  private onIngestProgress(event: VmemProgress): void {
     if (event.status === 'progress') {
       const label = event.task === 'reindex' ? 'Re-encoding' : 'Encoding';
       this.options.events.ingestProgress(event.loaded / Math.max(1, event.total), `${label} rounds: ${event.loaded} of ${event.total}`);

@@ -5,7 +5,7 @@
  * are not cross-origin isolated (WASM then runs single-threaded).
  */
 import type { AnswerOptions, AnswerResult, Memory } from '../src/api.js';
-import type { ProgressCallback } from '../src/encoders/types.js';
+import type { ProgressCallback } from '../src/progress.js';
 import { VmemError } from '../src/errors.js';
 import { createNoneProvider } from '../src/llm/none.js';
 import { createOpenAiProvider, type OpenAiProviderOptions } from '../src/llm/openai.js';

@@ -1,5 +1,5 @@
 /** Builds the LLM provider the settings ask for. */
-import type { ProgressCallback } from '../src/encoders/types.js';
+import type { ProgressCallback } from '../src/progress.js';
 import { VmemError } from '../src/errors.js';
 import { createNoneProvider } from '../src/llm/none.js';
 import { createOpenAiProvider } from '../src/llm/openai.js';

@@ -4,7 +4,7 @@
  */
 import type { Memory } from '../src/api.js';
 import { errorCode } from '../src/errors.js';
-import type { ProgressCallback } from '../src/encoders/types.js';
+import type { ProgressCallback } from '../src/progress.js';
 import type { LlmProvider } from '../src/llm/types.js';
 import { createMemory } from '../src/memory.js';
 import { createIdbStorage, type IdbMemoryStorage } from '../src/storage/idb.js';

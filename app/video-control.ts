@@ -3,7 +3,7 @@
  * as rounds (one per T seconds, up to K keyframes each). Needs the main thread (it decodes the video
  * in a `<video>` element); the rounds themselves can go to a memory in a worker.
  */
-import type { ProgressEvent } from '../src/encoders/types.js';
+import type { VmemProgress } from '../src/progress.js';
 import { errorCode } from '../src/errors.js';
 import type { RoundInput, StoredRound } from '../src/types.js';
 import { openVideoFrames } from '../src/video/browser-frames.js';
@@ -14,7 +14,7 @@ import { el } from './dom.js';
 /** What the control needs. */
 export interface VideoControlDeps {
   /** Where segments go: a memory, or the worker client of one. */
-  readonly memory: { add(rounds: readonly RoundInput[], options?: { onProgress?: (event: ProgressEvent) => void }): Promise<StoredRound[]> };
+  readonly memory: { add(rounds: readonly RoundInput[], options?: { onProgress?: (event: VmemProgress) => void }): Promise<StoredRound[]> };
   /** Session the segments are stored in. @default 'default' */
   readonly sessionId?: () => string;
   /** Segmentation settings (T, K, sampling). @default the library defaults: T = 10 s, K = 3, 2 samples/s */
@@ -33,8 +33,8 @@ export interface VideoControl {
 
 // Share of the bar each phase fills: sampling is the slow part.
 const PHASES: Record<string, { from: number; to: number; label: string }> = {
-  'video:sample': { from: 0, to: 0.7, label: 'Sampling frames' },
-  'video:capture': { from: 0.7, to: 0.9, label: 'Capturing keyframes' },
+  'video-sample': { from: 0, to: 0.7, label: 'Sampling frames' },
+  'video-capture': { from: 0.7, to: 0.9, label: 'Capturing keyframes' },
   ingest: { from: 0.9, to: 1, label: 'Storing segments' },
 };
 
@@ -69,7 +69,7 @@ export function mountVideoControl(container: HTMLElement, deps: VideoControlDeps
   const previews: string[] = [];
   const releasePreviews = () => previews.splice(0).forEach((url) => URL.revokeObjectURL(url));
 
-  const showProgress = (event: ProgressEvent) => {
+  const showProgress = (event: VmemProgress) => {
     const phase = PHASES[event.task];
     if (!phase) return;
     const done = event.status === 'progress' ? event.loaded / Math.max(1, event.total) : event.status === 'done' ? 1 : 0;

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import type { Memory } from '../src/api.js';
-import type { ImageEncoder, TextEncoder } from '../src/encoders/types.js';
+import type { ImageEmbedder, TextEmbedder } from '../src/encoders/types.js';
 import { isVmemError } from '../src/errors.js';
 import { createOpenAiProvider } from '../src/llm/openai.js';
 import type { MemoryOptions } from '../src/options.js';
@@ -15,7 +15,7 @@ import { formatReport } from './tables.js';
 
 /** The text encoder a run uses, and how to free it. */
 export interface LoadedTextEncoder {
-  readonly encoder: TextEncoder;
+  readonly encoder: TextEmbedder;
   dispose(): Promise<void>;
 }
 
@@ -26,7 +26,7 @@ export interface CommandEnvironment {
   /** Loads the text encoder `--encoders` names (and `--hub-url` where it applies). */
   loadTextEncoder(args: BenchArgs): Promise<LoadedTextEncoder>;
   /** The caption-proxy image encoder over a text encoder. */
-  captionProxy(text: TextEncoder): ImageEncoder;
+  captionProxy(text: TextEmbedder): ImageEmbedder;
   createMemory(options: MemoryOptions): Promise<Memory>;
 }
 

@@ -1,8 +1,8 @@
-import type { TextEncoder } from '../src/encoders/types.js';
+import type { TextEmbedder } from '../src/encoders/types.js';
 import { VmemError } from '../src/errors.js';
 
 /** A text encoder that remembers the vector of every text it embedded. */
-export interface MemoTextEncoder extends TextEncoder {
+export interface MemoTextEncoder extends TextEmbedder {
   /**
    * When false, every text is embedded again (vectors are still remembered). The benchmark turns it
    * off while timing queries, so latency includes embedding the question.
@@ -22,7 +22,7 @@ export interface MemoTextEncoder extends TextEncoder {
  * which a memory encodes concurrently, so pending vectors are shared too), and it lets the
  * matched-budget search re-ask questions without re-embedding them. A failed call is not remembered.
  */
-export function memoizeTextEncoder(inner: TextEncoder): MemoTextEncoder {
+export function memoizeTextEncoder(inner: TextEmbedder): MemoTextEncoder {
   const memo = new Map<string, Promise<Float32Array>>();
   let hits = 0;
   let misses = 0;

@@ -1,5 +1,5 @@
 import type { Memory } from '../src/api.js';
-import type { ImageEncoder } from '../src/encoders/types.js';
+import type { ImageEmbedder } from '../src/encoders/types.js';
 import { errorCode, isVmemError, LlmError, VmemError } from '../src/errors.js';
 import type { LlmProvider } from '../src/llm/types.js';
 import type { MemoryOptions } from '../src/options.js';
@@ -27,7 +27,7 @@ export interface RunBenchmarkOptions {
   readonly createMemory: (options: MemoryOptions) => Promise<Memory>;
   /** The text encoder, memoised: query timing turns its cache off, the budget search turns it on. */
   readonly textEncoder: MemoTextEncoder;
-  readonly imageEncoder: ImageEncoder;
+  readonly imageEncoder: ImageEmbedder;
   readonly llm?: BenchLlm;
   readonly progress?: Progress;
   /** @default BENCH_SYSTEMS */

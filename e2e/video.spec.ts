@@ -96,8 +96,8 @@ test('a recorded clip is segmented by visual change and its segments are found b
   expect(new Set(result.uniform[1]).size).toBeLessThan(3);
   // Frames are stored at the video's size (640×480 ≤ 768 px).
   for (const [width, height] of result.frameSizes) expect(Math.max(width!, height!)).toBeLessThanOrEqual(768);
-  expect(result.progress).toContain('video:sample:done');
-  expect(result.progress).toContain('video:capture:done');
+  expect(result.progress).toContain('video-sample:done');
+  expect(result.progress).toContain('video-capture:done');
   // The near-duplicate threshold sits well between compression noise and a real change.
   expect(result.staticNoise).toBeLessThan(0.02);
   expect(result.smallestCut).toBeGreaterThan(0.08);

@@ -1,4 +1,4 @@
-import type { ProgressCallback } from './encoders/types.js';
+import type { ProgressCallback } from './progress.js';
 import type { SkippedImage } from './images/attach.js';
 import type { LlmImage } from './llm/types.js';
 import type { RetrievalOptions } from './options.js';

@@ -65,13 +65,14 @@ export type {
   TurnInput,
   UnitKind,
 } from './types.js';
-export type { TextEncoder, ImageEncoder, ImagePayload, ImageDecoder, RgbaImage, ProgressEvent, ProgressCallback } from './encoders/types.js';
+export type { TextEmbedder, ImageEmbedder, ImagePayload, ImageDecoder, RgbaImage } from './encoders/types.js';
+export type { VmemProgress, ProgressCallback, ProgressTask, ProgressUnit } from './progress.js';
 export type {
   EmbeddedEncoders,
   EmbeddedEncodersOptions,
   EmbeddedImageMode,
-  LoadableImageEncoder,
-  LoadableTextEncoder,
+  LoadableImageEmbedder,
+  LoadableTextEmbedder,
   MobileNetImageEncoderOptions,
   UseLiteTextEncoderOptions,
   WasmPaths,

@@ -3,7 +3,7 @@ import { createOpenAiProvider } from './llm/openai.js';
 import { completionBody, startFakeOpenAiServer, type FakeOpenAiServer, type RecordedRequest } from './llm/testing/fake-openai-server.js';
 import { createMemory } from './memory.js';
 import { createHashTextEncoder } from './testing/hash-encoder.js';
-import type { ImageEncoder } from './encoders/types.js';
+import type { ImageEmbedder } from './encoders/types.js';
 
 let server: FakeOpenAiServer | undefined;
 afterEach(async () => {
@@ -17,7 +17,7 @@ const lastUserText = (request: RecordedRequest) => {
   return typeof content === 'string' ? content : JSON.stringify(content);
 };
 
-const constantImageEncoder: ImageEncoder = {
+const constantImageEncoder: ImageEmbedder = {
   id: 'constant-image',
   dimension: 4,
   async embed(images) {

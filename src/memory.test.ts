@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ImageEncoder } from './encoders/types.js';
+import type { ImageEmbedder } from './encoders/types.js';
 import { VmemError } from './errors.js';
 import { createMemory } from './memory.js';
 import { createInMemoryStorage } from './storage/memory-storage.js';
@@ -7,7 +7,7 @@ import { createHashTextEncoder } from './testing/hash-encoder.js';
 import type { RoundInput } from './types.js';
 
 /** Image "pixels" for tests: the bytes spell a word; the encoder hashes it like text. */
-function wordImageEncoder(id = 'word-image-64'): ImageEncoder & { calls: number } {
+function wordImageEncoder(id = 'word-image-64'): ImageEmbedder & { calls: number } {
   const inner = createHashTextEncoder({ dimension: 64 });
   const encoder = {
     id,

@@ -3,9 +3,10 @@ import { answerWithMemory } from './answer.js';
 import { roundsNearImages } from './core/assemble.js';
 import { runRetrieval, type EncodedQuery, type IndexView } from './core/retrieve.js';
 import { route } from './core/route.js';
-import type { ImageEncoder, ImagePayload, TextEncoder } from './encoders/types.js';
+import type { ImageEmbedder, ImagePayload, TextEmbedder } from './encoders/types.js';
 import { createSerialQueue } from './util/serial-queue.js';
-import { isLlmError, VmemError } from './errors.js';
+import { errorCode, isLlmError, VmemError } from './errors.js';
+import type { ProgressCallback, ProgressTask } from './progress.js';
 import { prepareRounds, unitSpecsOf, type UnitSpec } from './ingest.js';
 import { Lanes } from './lanes/lanes.js';
 import { normalize } from './lanes/vector-matrix.js';
@@ -48,7 +49,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
   return memory;
 }
 
-function encoderIdsOf(text: TextEncoder, image: ImageEncoder | undefined): EncoderIds {
+function encoderIdsOf(text: TextEmbedder, image: ImageEmbedder | undefined): EncoderIds {
   return {
     text: { id: text.id, dimension: text.dimension },
     ...(image ? { image: { id: image.id, dimension: image.dimension } } : {}),
@@ -74,8 +75,8 @@ function newManifest(encoders: EncoderIds): Manifest {
 
 class MemoryImpl implements Memory {
   readonly encoders: EncoderIds;
-  private readonly textEncoder: TextEncoder;
-  private readonly imageEncoder: ImageEncoder | undefined;
+  private readonly textEncoder: TextEmbedder;
+  private readonly imageEncoder: ImageEmbedder | undefined;
   private readonly llm: LlmProvider;
   private readonly storage: MemoryStorage;
   private readonly maxTextChars: number;
@@ -121,16 +122,19 @@ class MemoryImpl implements Memory {
   }
 
   /** Re-encodes every stored round with the current encoders and rewrites the manifest. */
-  async reindex(): Promise<void> {
-    const { rounds } = await this.storage.loadAll();
-    const items = await Promise.all(rounds.map(async (round) => ({ round, images: await this.storedImagesOf(round) })));
-    const records = await this.encodeRecords(items, 'reindex', this.options.onProgress);
-    await this.storage.putRounds(records);
-    await this.storage.writeManifest(newManifest(this.encoders));
-    this.lanes = new Lanes(this.encoders.text.dimension, this.encoders.image?.dimension);
-    this.lanes.add(records.flatMap((record) => record.units));
-    this.setHistory(rounds);
-    this.options.onProgress?.({ status: 'done', task: 'reindex' });
+  reindex(): Promise<void> {
+    const onProgress = this.options.onProgress;
+    return reportFailure('reindex', onProgress, async () => {
+      const { rounds } = await this.storage.loadAll();
+      const items = await Promise.all(rounds.map(async (round) => ({ round, images: await this.storedImagesOf(round) })));
+      const records = await this.encodeRecords(items, 'reindex', onProgress);
+      await this.storage.putRounds(records);
+      await this.storage.writeManifest(newManifest(this.encoders));
+      this.lanes = new Lanes(this.encoders.text.dimension, this.encoders.image?.dimension);
+      this.lanes.add(records.flatMap((record) => record.units));
+      this.setHistory(rounds);
+      onProgress?.({ status: 'done', task: 'reindex' });
+    });
   }
 
   add(rounds: RoundInput | readonly RoundInput[], addOptions: AddOptions = {}): Promise<StoredRound[]> {
@@ -138,18 +142,20 @@ class MemoryImpl implements Memory {
     const inputs: readonly RoundInput[] = Array.isArray(rounds) ? rounds : [rounds as RoundInput];
     return this.enqueueWrite(async () => {
       const onProgress = addOptions.onProgress ?? this.options.onProgress;
-      const prepared = prepareRounds(inputs, {
-        maxTextChars: this.maxTextChars,
-        nextSeq: this.nextSeq(),
-        isKnownRound: (id) => this.indexOf.has(id),
-        isKnownImage: (id) => this.imageIds.has(id),
+      return reportFailure('ingest', onProgress, async () => {
+        const prepared = prepareRounds(inputs, {
+          maxTextChars: this.maxTextChars,
+          nextSeq: this.nextSeq(),
+          isKnownRound: (id) => this.indexOf.has(id),
+          isKnownImage: (id) => this.imageIds.has(id),
+        });
+        const records = await this.encodeRecords(prepared, 'ingest', onProgress);
+        await this.storage.putRounds(records);
+        this.lanes.add(records.flatMap((record) => record.units));
+        this.setHistory([...this.history, ...records.map((record) => record.round)]);
+        onProgress?.({ status: 'done', task: 'ingest' });
+        return records.map((record) => record.round);
       });
-      const records = await this.encodeRecords(prepared, 'ingest', onProgress);
-      await this.storage.putRounds(records);
-      this.lanes.add(records.flatMap((record) => record.units));
-      this.setHistory([...this.history, ...records.map((record) => record.round)]);
-      onProgress?.({ status: 'done', task: 'ingest' });
-      return records.map((record) => record.round);
     });
   }
 
@@ -323,7 +329,7 @@ class MemoryImpl implements Memory {
       const part = items.slice(start, start + slice);
       const unitsOf = groupBy(await this.encodeUnits(part), (unit) => unit.roundId);
       for (const item of part) records.push({ round: item.round, units: unitsOf.get(item.round.id) ?? [], images: item.images });
-      onProgress?.({ status: 'progress', task, loaded: Math.min(start + slice, items.length), total: items.length });
+      onProgress?.({ status: 'progress', task, loaded: Math.min(start + slice, items.length), total: items.length, unit: 'rounds' });
     }
     return records;
   }
@@ -416,6 +422,16 @@ class MemoryImpl implements Memory {
     const url = bytesToDataUrl(image.bytes!, image.mimeType ?? 'image/jpeg');
     const reply = await this.llm.complete({ messages: imageKeywordsPrompt({ url, detail: 'low' }, question), temperature: 0 });
     return parseKeywords(reply);
+  }
+}
+
+/** Runs a task, and reports `failed` before rethrowing when it throws, so progress always ends. */
+async function reportFailure<T>(task: ProgressTask, onProgress: ProgressCallback | undefined, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    onProgress?.({ status: 'failed', task, ...(errorCode(error) ? { code: errorCode(error) } : {}), message: error instanceof Error ? error.message : String(error) });
+    throw error;
   }
 }
 

@@ -1,4 +1,5 @@
-import type { ImageEncoder, ProgressCallback, TextEncoder } from './encoders/types.js';
+import type { ImageEmbedder, TextEmbedder } from './encoders/types.js';
+import type { ProgressCallback } from './progress.js';
 import type { LlmProvider } from './llm/types.js';
 import type { MemoryStorage } from './storage/types.js';
 import type { ImageResizer } from './images/types.js';
@@ -69,9 +70,9 @@ export interface NormalizedRetrievalOptions {
 /** Options of `createMemory`. */
 export interface MemoryOptions {
   /** Encodes turn text, captions and text queries. */
-  readonly textEncoder: TextEncoder;
+  readonly textEncoder: TextEmbedder;
   /** Encodes images. Without it, images are kept and captions indexed, but the image lane is empty. */
-  readonly imageEncoder?: ImageEncoder;
+  readonly imageEncoder?: ImageEmbedder;
   /** Where rounds persist. @default an in-memory store */
   readonly storage?: MemoryStorage;
   /** LLM for anchors and answers. @default the `none` provider */

@@ -9,7 +9,7 @@ import { decodeInBrowser } from '../../src/images/testing/browser-decode.js';
 import { createThumbImageEncoder } from '../../src/images/testing/thumb-encoder.js';
 import { createMemory } from '../../src/memory.js';
 import { createHashTextEncoder } from '../../src/testing/hash-encoder.js';
-import type { ProgressEvent } from '../../src/encoders/types.js';
+import type { VmemProgress } from '../../src/progress.js';
 import { mountVideoControl } from '../../app/video-control.js';
 import { openVideoFrames } from '../../src/video/browser-frames.js';
 import { clipToRounds } from '../../src/video/clip.js';
@@ -51,7 +51,7 @@ const api = {
   /** Segments the recorded video and adds it to the memory; returns what was chosen. */
   async segment() {
     if (!video) throw new VmemError('INVALID_INPUT', 'Call record() before segment().');
-    const events: ProgressEvent[] = [];
+    const events: VmemProgress[] = [];
     const frames = await openVideoFrames(new File([video], 'slideshow.webm', { type: 'video/webm' }));
     try {
       const result = await clipToRounds(frames, { name: 'slideshow.webm', videoId: 'clip', onProgress: (event) => events.push(event) });

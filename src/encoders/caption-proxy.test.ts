@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createCaptionProxyImageEncoder } from './caption-proxy.js';
-import type { TextEncoder } from './types.js';
+import type { TextEmbedder } from './types.js';
 
 /** A deterministic stand-in text encoder: one-hot on text length, so tests can see which text was embedded. */
-function lengthEncoder(): TextEncoder & { calls: string[][] } {
+function lengthEncoder(): TextEmbedder & { calls: string[][] } {
   const calls: string[][] = [];
   return {
     id: 'length-onehot',

@@ -1,5 +1,5 @@
 import { VmemError } from '../errors.js';
-import type { ImageEncoder, TextEncoder } from './types.js';
+import type { ImageEmbedder, TextEmbedder } from './types.js';
 
 /**
  * An image encoder that embeds each image's caption with a text encoder (the benchmark's
@@ -9,7 +9,7 @@ import type { ImageEncoder, TextEncoder } from './types.js';
  * const image = createCaptionProxyImageEncoder(text);
  * await image.embed([{ caption: 'A dog on a beach' }]); // = text.embed(['A dog on a beach'])
  */
-export function createCaptionProxyImageEncoder(textEncoder: TextEncoder): ImageEncoder {
+export function createCaptionProxyImageEncoder(textEncoder: TextEmbedder): ImageEmbedder {
   return {
     id: `caption-proxy(${textEncoder.id})`,
     dimension: textEncoder.dimension,

@@ -4,9 +4,10 @@ import { createCaptionProxyImageEncoder } from './caption-proxy.js';
 import type { ImageFit } from './image-preprocess.js';
 import { createMobileNetImageEncoder } from './mobilenet.js';
 import type { WasmPaths } from './tfjs-runtime.js';
-import type { ImageDecoder, ImageEncoder, ProgressCallback } from './types.js';
+import type { ImageDecoder, ImageEmbedder } from './types.js';
+import type { ProgressCallback } from '../progress.js';
 import { createUseLiteTextEncoder } from './use-lite.js';
-import type { LoadableTextEncoder } from './use-lite.js';
+import type { LoadableTextEmbedder } from './use-lite.js';
 
 /** Which image encoder goes with the embedded text encoder. */
 export type EmbeddedImageMode = 'mobilenet' | 'caption-proxy' | 'none';
@@ -43,9 +44,9 @@ export interface EmbeddedEncodersOptions {
 
 /** The encoders a memory needs, built over one TF.js runtime. */
 export interface EmbeddedEncoders {
-  readonly text: LoadableTextEncoder;
+  readonly text: LoadableTextEmbedder;
   /** Undefined under `image: 'none'`. */
-  readonly image?: ImageEncoder;
+  readonly image?: ImageEmbedder;
 }
 
 /**
@@ -75,9 +76,9 @@ export function createEmbeddedEncoders(options: EmbeddedEncodersOptions): Embedd
 /** The image encoder for `mode` (shared by the browser and Node conveniences). */
 export function imageEncoderFor(
   mode: EmbeddedImageMode,
-  text: LoadableTextEncoder,
+  text: LoadableTextEmbedder,
   options: { readonly wasmPaths: WasmPaths; readonly threads?: number; readonly decoder?: ImageDecoder; readonly fit?: ImageFit; readonly onProgress?: ProgressCallback },
-): ImageEncoder | undefined {
+): ImageEmbedder | undefined {
   if (mode === 'none') return undefined;
   if (mode === 'caption-proxy') return createCaptionProxyImageEncoder(text);
   if (options.decoder === undefined) {

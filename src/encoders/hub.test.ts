@@ -5,18 +5,18 @@ import { env } from '@huggingface/transformers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorCode } from '../errors.js';
 import { createHubImageEncoder, createHubTextEncoder } from './hub.js';
-import type { LoadableImageEncoder } from './mobilenet.js';
+import type { LoadableImageEmbedder } from './mobilenet.js';
 import { decodeImageNode } from './node-decoder.js';
 import { readFixturePhoto } from '../testing/shared-data.js';
-import type { LoadableTextEncoder } from './use-lite.js';
+import type { LoadableTextEmbedder } from './use-lite.js';
 import { writeTinyBertModel, writeTinySiglipVisionModel } from './testing/tiny-onnx.js';
-import type { ProgressEvent } from './types.js';
+import type { VmemProgress } from '../progress.js';
 import { dot } from './vectors.js';
 
 describe('hub text encoder (transformers.js) on a hand-written BERT-shaped model', () => {
   const root = mkdtempSync(join(tmpdir(), 'vmem-hub-'));
-  let encoder: LoadableTextEncoder;
-  const events: ProgressEvent[] = [];
+  let encoder: LoadableTextEmbedder;
+  const events: VmemProgress[] = [];
   beforeAll(async () => {
     writeTinyBertModel(root, 'tiny-bert', 16);
     encoder = await createHubTextEncoder({ model: 'tiny-bert', localModelPath: root, allowRemote: false, dtype: 'fp32', onProgress: (e) => events.push(e) });
@@ -50,7 +50,7 @@ describe('hub text encoder (transformers.js) on a hand-written BERT-shaped model
   });
 
   it('reported load progress and left the global transformers.js env as it found it', () => {
-    expect(events.at(-1)).toEqual({ status: 'ready', task: 'tiny-bert' });
+    expect(events.at(-1)).toEqual({ status: 'ready', task: 'model', item: 'tiny-bert' });
     expect(events.some((e) => e.status === 'initiate')).toBe(true);
     expect(env.localModelPath).not.toBe(root);
     expect(env.allowRemoteModels).toBe(true);
@@ -71,7 +71,7 @@ describe('hub text encoder (transformers.js) on a hand-written BERT-shaped model
 
 describe('hub image encoder (transformers.js) on a hand-written SigLIP-shaped vision tower', () => {
   const root = mkdtempSync(join(tmpdir(), 'vmem-hub-image-'));
-  let encoder: LoadableImageEncoder;
+  let encoder: LoadableImageEmbedder;
   beforeAll(async () => {
     writeTinySiglipVisionModel(root, 'tiny-siglip', 8, 32);
     encoder = await createHubImageEncoder({ model: 'tiny-siglip', localModelPath: root, allowRemote: false, dtype: 'fp32', decoder: decodeImageNode });

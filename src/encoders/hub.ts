@@ -2,9 +2,10 @@ import { AutoImageProcessor, RawImage, SiglipVisionModel, env, pipeline } from '
 import type { FeatureExtractionPipeline, ImageProcessor, PreTrainedModel, Tensor } from '@huggingface/transformers';
 import { VmemError, isVmemError } from '../errors.js';
 import { createSerialQueue } from '../util/serial-queue.js';
-import type { ImageDecoder, ProgressCallback } from './types.js';
-import type { LoadableImageEncoder } from './mobilenet.js';
-import type { LoadableTextEncoder } from './use-lite.js';
+import type { ImageDecoder } from './types.js';
+import type { ProgressCallback } from '../progress.js';
+import type { LoadableImageEmbedder } from './mobilenet.js';
+import type { LoadableTextEmbedder } from './use-lite.js';
 import { normalizedRows } from './vectors.js';
 
 /** Where and how a hub encoder gets its model (transformers.js v3). */
@@ -71,7 +72,7 @@ const loadQueue = createSerialQueue();
  * const text = await createHubTextEncoder({ dtype: 'q8' });
  * const offline = await createHubTextEncoder({ model: 'my-model', localModelPath: '/srv/models/', allowRemote: false });
  */
-export async function createHubTextEncoder(options: HubTextEncoderOptions = {}): Promise<LoadableTextEncoder> {
+export async function createHubTextEncoder(options: HubTextEncoderOptions = {}): Promise<LoadableTextEmbedder> {
   const model = options.model ?? 'Xenova/all-MiniLM-L6-v2';
   const batchSize = positiveInteger(options.batchSize, 32, 'batchSize');
   // The cast keeps TypeScript from expanding pipeline()'s overloads (a union too complex to represent).
@@ -119,7 +120,7 @@ export async function createHubTextEncoder(options: HubTextEncoderOptions = {}):
  * @example
  * const image = await createHubImageEncoder({ decoder: createBrowserImageDecoder(), device: 'webgpu', dtype: 'fp16' });
  */
-export async function createHubImageEncoder(options: HubImageEncoderOptions): Promise<LoadableImageEncoder> {
+export async function createHubImageEncoder(options: HubImageEncoderOptions): Promise<LoadableImageEmbedder> {
   const model = options.model ?? 'Xenova/siglip-base-patch16-224';
   const batchSize = positiveInteger(options.batchSize, 8, 'batchSize');
   const { processor, vision } = await loadWithEnv(model, options, async (settings) => {
@@ -235,7 +236,7 @@ function loadWithEnv<T>(model: string, options: HubModelOptions, load: (settings
         progress_callback: options.onProgress === undefined ? undefined : forwardProgress(model, options.onProgress),
       };
       const loaded = await load(settings);
-      options.onProgress?.({ status: 'ready', task: model });
+      options.onProgress?.({ status: 'ready', task: 'model', item: model });
       return loaded;
     } catch (cause) {
       const where = [
@@ -261,17 +262,17 @@ function loadWithEnv<T>(model: string, options: HubModelOptions, load: (settings
   });
 }
 
-/** transformers.js progress → ProgressEvent, per file; `loaded` never goes down. */
+/** transformers.js progress → VmemProgress, per file; `loaded` never goes down. */
 function forwardProgress(model: string, onProgress: ProgressCallback): (info: TransformersProgress) => void {
   const lastLoaded = new Map<string, number>();
   return (info) => {
-    const task = info.file === undefined ? model : `${model}/${info.file}`;
-    if (info.status === 'initiate') onProgress({ status: 'initiate', task });
+    const item = info.file === undefined ? model : `${model}/${info.file}`;
+    if (info.status === 'initiate') onProgress({ status: 'initiate', task: 'model', item });
     else if (info.status === 'progress' && info.loaded !== undefined && info.total !== undefined) {
-      const loaded = Math.max(lastLoaded.get(task) ?? 0, info.loaded);
-      lastLoaded.set(task, loaded);
-      onProgress({ status: 'progress', task, loaded, total: info.total });
-    } else if (info.status === 'done') onProgress({ status: 'done', task });
+      const loaded = Math.max(lastLoaded.get(item) ?? 0, info.loaded);
+      lastLoaded.set(item, loaded);
+      onProgress({ status: 'progress', task: 'model', item, loaded, total: info.total, unit: 'bytes' });
+    } else if (info.status === 'done') onProgress({ status: 'done', task: 'model', item });
   };
 }
 

@@ -2,13 +2,13 @@
  * Encoders: the swappable parts that turn text and images into vectors. Browser-safe (no Node imports);
  * Node users import `./node.js`, which re-exports all of this plus Node file loading and decoding.
  */
-export type { ImageDecoder, ImageEncoder, ImagePayload, ProgressCallback, ProgressEvent, RgbaImage, TextEncoder } from './types.js';
+export type { ImageDecoder, ImageEmbedder, ImagePayload, RgbaImage, TextEmbedder } from './types.js';
 export type { AssetResponse, FetchAsset } from './assets.js';
 export type { WasmBinaryName, WasmPaths } from './tfjs-runtime.js';
 export type { ImageFit } from './image-preprocess.js';
 export type { ImageFormat } from './image-format.js';
-export type { LoadableTextEncoder, UseLiteTextEncoderOptions } from './use-lite.js';
-export type { LoadableImageEncoder, MobileNetImageEncoderOptions } from './mobilenet.js';
+export type { LoadableTextEmbedder, UseLiteTextEncoderOptions } from './use-lite.js';
+export type { LoadableImageEmbedder, MobileNetImageEncoderOptions } from './mobilenet.js';
 export type { BrowserDecoderOptions } from './browser-decoder.js';
 export type { EmbeddedEncoders, EmbeddedEncodersOptions, EmbeddedImageMode } from './embedded.js';
 

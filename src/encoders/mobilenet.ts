@@ -8,15 +8,16 @@ import { createLazy } from '../util/lazy.js';
 import { createSerialQueue } from '../util/serial-queue.js';
 import { ensureTfjsWasm } from './tfjs-runtime.js';
 import type { WasmPaths } from './tfjs-runtime.js';
-import type { ImageDecoder, ImageEncoder, ImagePayload, ProgressCallback } from './types.js';
+import type { ImageDecoder, ImageEmbedder, ImagePayload } from './types.js';
+import type { ProgressCallback } from '../progress.js';
 import { normalizedRows } from './vectors.js';
 
 /** Length of the feature vector (MobileNetV2's pooled `flatten_1` layer). */
 export const MOBILENET_DIMENSION = 1280;
 /** Side of the model's square input. */
 export const MOBILENET_INPUT_SIZE = 224;
-/** `task` of this encoder's progress events. */
-const PROGRESS_TASK = 'mobilenet-v2';
+/** `item` of this encoder's progress events (`task: 'model'`). */
+const PROGRESS_ITEM = 'mobilenet-v2';
 const FEATURE_LAYER = 'flatten_1';
 
 /** Options of `createMobileNetImageEncoder`. */
@@ -35,12 +36,12 @@ export interface MobileNetImageEncoderOptions {
   readonly fit?: ImageFit;
   /** Images per model call. @default 8 */
   readonly batchSize?: number;
-  /** Model loading progress (`task: 'mobilenet-v2'`; `loaded`/`total` count the two model files). */
+  /** Model loading progress (`task: 'model'`, `item: 'mobilenet-v2'`, `unit: 'files'`: the two model files). */
   readonly onProgress?: ProgressCallback;
 }
 
 /** An image encoder that can also be loaded ahead of the first `embed`. */
-export interface LoadableImageEncoder extends ImageEncoder {
+export interface LoadableImageEmbedder extends ImageEmbedder {
   /** Loads the model now (otherwise the first `embed` does). Retries after a failed load. */
   load(): Promise<void>;
   /** Frees the model; later calls reject with `CLOSED`. */
@@ -55,7 +56,7 @@ export interface LoadableImageEncoder extends ImageEncoder {
  * const image = createMobileNetImageEncoder({ decoder: decodeImageNode, wasmPaths: nodeTfjsWasmDir() });
  * const [v] = await image.embed([{ bytes: jpegBytes, mimeType: 'image/jpeg' }]); // Float32Array(1280)
  */
-export function createMobileNetImageEncoder(options: MobileNetImageEncoderOptions): LoadableImageEncoder {
+export function createMobileNetImageEncoder(options: MobileNetImageEncoderOptions): LoadableImageEmbedder {
   const fit = options.fit ?? 'squash';
   const batchSize = options.batchSize ?? 8;
   if (!Number.isInteger(batchSize) || batchSize < 1) {
@@ -154,17 +155,17 @@ interface FeatureModel {
 
 /** Loads nsfwjs's bundled MobileNetV2 and cuts it at the pooled features (no classifier head). */
 async function loadFeatureModel(onProgress: ProgressCallback | undefined): Promise<FeatureModel> {
-  const task = PROGRESS_TASK;
-  onProgress?.({ status: 'initiate', task });
+  const model = { task: 'model', item: PROGRESS_ITEM } as const;
+  onProgress?.({ status: 'initiate', ...model });
   try {
     // The weights ship as JS modules inside nsfwjs: nothing is fetched from the network.
     const { MobileNetV2Model } = await import('nsfwjs/models/mobilenet_v2');
-    onProgress?.({ status: 'progress', task, loaded: 0, total: 2 });
+    onProgress?.({ status: 'progress', ...model, loaded: 0, total: 2, unit: 'files' });
     const modelJson = ((await MobileNetV2Model.modelJson()) as { default: LayersModelJson }).default;
-    onProgress?.({ status: 'progress', task, loaded: 1, total: 2 });
+    onProgress?.({ status: 'progress', ...model, loaded: 1, total: 2, unit: 'files' });
     const weightsBase64 = ((await MobileNetV2Model.weightBundles[0]!()) as { default: string }).default;
-    onProgress?.({ status: 'progress', task, loaded: 2, total: 2 });
-    onProgress?.({ status: 'done', task });
+    onProgress?.({ status: 'progress', ...model, loaded: 2, total: 2, unit: 'files' });
+    onProgress?.({ status: 'done', ...model });
     const full = await loadLayersModel(
       tf.io.fromMemory({
         modelTopology: modelJson.modelTopology,
@@ -173,7 +174,7 @@ async function loadFeatureModel(onProgress: ProgressCallback | undefined): Promi
       }),
     );
     const features = functionalModel({ inputs: full.inputs, outputs: full.getLayer(FEATURE_LAYER).output });
-    onProgress?.({ status: 'ready', task });
+    onProgress?.({ status: 'ready', ...model });
     return { full, features };
   } catch (cause) {
     if (isVmemError(cause)) throw cause;

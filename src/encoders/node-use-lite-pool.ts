@@ -7,7 +7,7 @@ import { VmemError } from '../errors.js';
 import type { VmemErrorCode } from '../errors.js';
 import { createLazy } from '../util/lazy.js';
 import { createSerialQueue } from '../util/serial-queue.js';
-import type { LoadableTextEncoder } from './use-lite.js';
+import type { LoadableTextEmbedder } from './use-lite.js';
 import { USE_LITE_DIMENSION, USE_LITE_MAX_TOKENS, useLiteId } from './use-lite.js';
 import type { UseLiteWorkerData, UseLiteWorkerReply, UseLiteWorkerRequest } from './use-lite-node-worker.js';
 
@@ -44,7 +44,7 @@ interface PoolWorker {
  * const vectors = await text.embed(allTurnTexts);
  * await text.dispose(); // ends the threads
  */
-export function createNodeUseLitePool(options: NodeUseLitePoolOptions = {}): LoadableTextEncoder {
+export function createNodeUseLitePool(options: NodeUseLitePoolOptions = {}): LoadableTextEmbedder {
   const workerCount = options.workers ?? Math.min(2, availableParallelism());
   const chunkSize = options.chunkSize ?? 128;
   if (!Number.isInteger(workerCount) || workerCount < 1) throw new VmemError('INVALID_INPUT', `workers must be a positive integer, got ${workerCount}.`);

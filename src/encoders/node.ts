@@ -8,7 +8,7 @@ import type { ImageFit } from './image-preprocess.js';
 import { nodeTfjsWasmDir, nodeUseLiteModelPath, readFileAsFetch } from './node-assets.js';
 import { decodeImageNode } from './node-decoder.js';
 import { createNodeUseLitePool } from './node-use-lite-pool.js';
-import type { ProgressCallback } from './types.js';
+import type { ProgressCallback } from '../progress.js';
 import { createUseLiteTextEncoder } from './use-lite.js';
 
 export * from './index.js';

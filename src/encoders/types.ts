@@ -1,5 +1,5 @@
 /** Turns text into unit-length vectors. One instance = one model; `id` names it for the memory manifest. */
-export interface TextEncoder {
+export interface TextEmbedder {
   /** Stable id of the model and its settings, e.g. `use-lite@0.2.0`. Memories refuse vectors from another id. */
   readonly id: string;
   /** Length of every vector it returns. */
@@ -20,7 +20,7 @@ export interface ImagePayload {
 }
 
 /** Turns images into unit-length vectors. */
-export interface ImageEncoder {
+export interface ImageEmbedder {
   readonly id: string;
   readonly dimension: number;
   /**
@@ -47,11 +47,3 @@ export interface RgbaImage {
 /** Decodes an image file. Node and browsers plug in different ones. */
 export type ImageDecoder = (bytes: Uint8Array, mimeType?: string) => Promise<RgbaImage>;
 
-/** Progress of a long job (model load, ingest, segmentation), tagged by `status`. */
-export type ProgressEvent =
-  | { status: 'initiate'; task: string }
-  | { status: 'progress'; task: string; loaded: number; total: number }
-  | { status: 'done'; task: string }
-  | { status: 'ready'; task: string };
-
-export type ProgressCallback = (event: ProgressEvent) => void;

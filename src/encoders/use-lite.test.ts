@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorCode } from '../errors.js';
 import type { FetchAsset } from './assets.js';
 import { nodeTfjsWasmDir, nodeUseLiteModelPath, readFileAsFetch } from './node-assets.js';
-import type { ProgressEvent } from './types.js';
+import type { VmemProgress } from '../progress.js';
 import { createUseLiteTextEncoder, groupByPaddedSize } from './use-lite.js';
 import type { UseLiteTextEncoderOptions } from './use-lite.js';
 import { dot } from './vectors.js';
@@ -91,13 +91,13 @@ describe('USE-Lite loading', () => {
   });
 
   it('reports load progress that only grows and ends at the total', async () => {
-    const events: ProgressEvent[] = [];
+    const events: VmemProgress[] = [];
     const encoder = makeEncoder({ onProgress: (e) => events.push(e) });
     await encoder.load();
     const statuses = events.map((e) => e.status);
     expect(statuses[0]).toBe('initiate');
     expect(statuses.slice(-2)).toEqual(['done', 'ready']);
-    const progress = events.filter((e): e is Extract<ProgressEvent, { status: 'progress' }> => e.status === 'progress');
+    const progress = events.filter((e): e is Extract<VmemProgress, { status: 'progress' }> => e.status === 'progress');
     expect(progress.length).toBeGreaterThan(2);
     for (let i = 1; i < progress.length; i++) expect(progress[i]!.loaded).toBeGreaterThanOrEqual(progress[i - 1]!.loaded);
     expect(progress.at(-1)!.loaded).toBe(progress.at(-1)!.total);

@@ -10,7 +10,8 @@ import type { SentencePieceTokenizer, VocabEntry } from './sentencepiece.js';
 import { createSerialQueue } from '../util/serial-queue.js';
 import { ensureTfjsWasm } from './tfjs-runtime.js';
 import type { WasmPaths } from './tfjs-runtime.js';
-import type { ProgressCallback, TextEncoder } from './types.js';
+import type { TextEmbedder } from './types.js';
+import type { ProgressCallback } from '../progress.js';
 import { normalizedRows } from './vectors.js';
 
 /** USE-Lite's output size. */
@@ -21,8 +22,8 @@ export const USE_LITE_MAX_TOKENS = 128;
 export const USE_LITE_BATCH_TOKENS = 2048;
 
 const BASE_ID = 'use-lite-512@energetic-ai-0.2.0';
-/** `task` of this encoder's progress events. */
-const PROGRESS_TASK = 'use-lite-512';
+/** `item` of this encoder's progress events (`task: 'model'`). */
+const PROGRESS_ITEM = 'use-lite-512';
 
 /** Options of `createUseLiteTextEncoder`. */
 export interface UseLiteTextEncoderOptions {
@@ -55,12 +56,12 @@ export interface UseLiteTextEncoderOptions {
    * @default 2048
    */
   readonly batchTokens?: number;
-  /** Model download progress (`task: 'use-lite-512'`; `loaded`/`total` are bytes of the weight shards). */
+  /** Model download progress (`task: 'model'`, `item: 'use-lite-512'`, `unit: 'bytes'` of the weight shards). */
   readonly onProgress?: ProgressCallback;
 }
 
 /** A text encoder that can also be loaded ahead of the first `embed`. */
-export interface LoadableTextEncoder extends TextEncoder {
+export interface LoadableTextEmbedder extends TextEmbedder {
   /** Loads the model now (otherwise the first `embed` does). Retries after a failed load. */
   load(): Promise<void>;
   /** Frees the model; later calls reject with `CLOSED`. */
@@ -94,7 +95,7 @@ interface ModelJson {
  * const text = createUseLiteTextEncoder({ modelUrl: '/models/use-lite/model.json', wasmPaths: '/tfjs-wasm/' });
  * const [v] = await text.embed(['A red bicycle by the door']); // Float32Array(512), unit length
  */
-export function createUseLiteTextEncoder(options: UseLiteTextEncoderOptions): LoadableTextEncoder {
+export function createUseLiteTextEncoder(options: UseLiteTextEncoderOptions): LoadableTextEmbedder {
   const maxTokens = positiveInteger(options.maxTokens, USE_LITE_MAX_TOKENS, 'maxTokens');
   const batchTokens = positiveInteger(options.batchTokens, USE_LITE_BATCH_TOKENS, 'batchTokens');
   const effectiveCap = Math.min(maxTokens, USE_LITE_MAX_TOKENS);
@@ -107,7 +108,7 @@ export function createUseLiteTextEncoder(options: UseLiteTextEncoderOptions): Lo
     await ensureTfjsWasm({ wasmPaths: options.wasmPaths, threads: options.threads });
     const vocabUrl = options.vocabUrl ?? siblingOf(options.modelUrl, 'vocab.json');
     // The small files first: if one fails, no weights were read and no model memory is held.
-    options.onProgress?.({ status: 'initiate', task: PROGRESS_TASK });
+    options.onProgress?.({ status: 'initiate', task: 'model', item: PROGRESS_ITEM });
     const modelJson = await fetchJson<ModelJson>(fetchAsset, options.modelUrl, 'the USE-Lite model.json');
     const vocab = await fetchJson<VocabEntry[]>(fetchAsset, vocabUrl, 'the USE-Lite vocabulary');
     if (!Array.isArray(vocab) || vocab.length < 7) {
@@ -116,7 +117,7 @@ export function createUseLiteTextEncoder(options: UseLiteTextEncoderOptions): Lo
     const model = await loadUseLiteGraph(fetchAsset, options.modelUrl, modelJson, options.onProgress);
     const tokenizer = createSentencePieceTokenizer(vocab);
     const wordStartId = vocab.findIndex(([piece]) => piece === '\u2581');
-    options.onProgress?.({ status: 'ready', task: PROGRESS_TASK });
+    options.onProgress?.({ status: 'ready', task: 'model', item: PROGRESS_ITEM });
     return { model, tokenizer, wordStartId: wordStartId < 0 ? 0 : wordStartId };
   });
 
@@ -231,7 +232,7 @@ async function loadUseLiteGraph(
   modelJson: ModelJson,
   onProgress: ProgressCallback | undefined,
 ): Promise<GraphModel> {
-  const task = PROGRESS_TASK;
+  const model = { task: 'model', item: PROGRESS_ITEM, unit: 'bytes' } as const;
   if (!Array.isArray(modelJson.weightsManifest)) {
     throw new VmemError('MODEL_LOAD_FAILED', `${modelUrl} has no weightsManifest: it is not a TF.js graph model.json.`);
   }
@@ -239,21 +240,21 @@ async function loadUseLiteGraph(
   const paths = modelJson.weightsManifest.flatMap((group) => group.paths);
   const total = weightSpecs.reduce((sum, spec) => sum + spec.shape.reduce((a: number, b: number) => a * b, 1) * 4, 0);
   let loaded = 0;
-  onProgress?.({ status: 'progress', task, loaded, total });
+  onProgress?.({ status: 'progress', ...model, loaded, total });
   // Shards are read one after another so progress only grows and memory peaks once.
   const shards: Uint8Array[] = [];
   for (const path of paths) {
     const shard = await fetchBytes(fetchAsset, siblingOf(modelUrl, path), `the USE-Lite weight shard ${path}`);
     shards.push(shard);
     loaded = Math.min(total, loaded + shard.byteLength);
-    onProgress?.({ status: 'progress', task, loaded, total });
+    onProgress?.({ status: 'progress', ...model, loaded, total });
   }
   const weightData = concatBytes(shards);
   if (weightData.byteLength !== total) {
     throw new VmemError('MODEL_LOAD_FAILED', `USE-Lite weight shards next to ${modelUrl} hold ${weightData.byteLength} bytes, expected ${total}: a shard is truncated or from another model.`);
   }
-  onProgress?.({ status: 'progress', task, loaded: total, total });
-  onProgress?.({ status: 'done', task });
+  onProgress?.({ status: 'progress', ...model, loaded: total, total });
+  onProgress?.({ status: 'done', task: 'model', item: PROGRESS_ITEM });
   try {
     return await loadGraphModel({
       load: async () => ({

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ProgressEvent } from '../encoders/types.js';
+import type { VmemProgress } from '../progress.js';
 import { nodeImageResizer } from '../images/node-resize.js';
 import { createOpenAiProvider } from '../llm/openai.js';
 import { completionBody, startFakeOpenAiServer, type FakeHandler, type FakeOpenAiServer } from '../llm/testing/fake-openai-server.js';
@@ -68,7 +68,7 @@ async function setup(handler?: FakeHandler) {
 describe('describeImages', () => {
   it('describes only images with bytes and no caption, sending each as a JPEG at low detail', async () => {
     const { target, captions, llm, requests } = await setup();
-    const events: ProgressEvent[] = [];
+    const events: VmemProgress[] = [];
     const result = await describeImages(target, { llm, imageResizer: nodeImageResizer, onProgress: (event) => events.push(event) });
 
     expect([...captions.keys()]).toEqual(['cat', 'bike']);
@@ -79,7 +79,7 @@ describe('describeImages', () => {
     expect(part.image_url!.detail).toBe('low');
     expect(result.state.failed).toEqual([{ imageId: 'broken', reason: 'decode-failed' }]);
     expect(result).toMatchObject({ described: 2, total: 3 });
-    expect(events.at(-2)).toEqual({ status: 'progress', task: 'describe', loaded: 3, total: 3 });
+    expect(events.at(-2)).toEqual({ status: 'progress', task: 'describe', loaded: 3, total: 3, unit: 'images' });
     expect(events.at(-1)).toEqual({ status: 'done', task: 'describe' });
   });
 

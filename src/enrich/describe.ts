@@ -3,7 +3,7 @@
  * no caption, and the memory indexes it as the image's caption. Off unless the caller runs it.
  * Resumable through a small state object the caller persists.
  */
-import type { ProgressCallback } from '../encoders/types.js';
+import type { ProgressCallback } from '../progress.js';
 import { errorCode, VmemError } from '../errors.js';
 import { assertMaxSide, assertQuality } from '../images/fit.js';
 import { LLM_IMAGE_MAX_SIDE, LLM_IMAGE_QUALITY, type ImageResizer } from '../images/types.js';
@@ -96,7 +96,7 @@ export async function describeImages(target: DescribeTarget, options: DescribeOp
       failed.push({ imageId: ref.id, reason: outcome.failure });
     }
     await options.onState?.(snapshot());
-    options.onProgress?.({ status: 'progress', task: 'describe', loaded: index + 1, total: todo.length });
+    options.onProgress?.({ status: 'progress', task: 'describe', loaded: index + 1, total: todo.length, unit: 'images' });
   }
   options.onProgress?.({ status: 'done', task: 'describe' });
   return { state: snapshot(), described: count, total: todo.length };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ProgressEvent } from '../encoders/types.js';
+import type { VmemProgress } from '../progress.js';
 import { LlmError, VmemError } from '../errors.js';
 import { createWebLlmProvider, type WebLlmChatRequest, type WebLlmEngine } from './web-llm.js';
 
@@ -107,7 +107,7 @@ describe('createWebLlmProvider', () => {
   });
 
   it('without WebGPU, fails to load with MODEL_LOAD_FAILED and tries again on the next call', async () => {
-    const events: ProgressEvent[] = [];
+    const events: VmemProgress[] = [];
     const llm = createWebLlmProvider({ model: 'Llama-3.2-1B-Instruct-q4f16_1-MLC', onProgress: (e) => events.push(e) });
 
     const first = await llm.load().catch((e: unknown) => e);

@@ -1,4 +1,4 @@
-import type { ProgressCallback } from '../encoders/types.js';
+import type { ProgressCallback } from '../progress.js';
 import { LlmError, VmemError } from '../errors.js';
 import type { LlmProvider, LlmRequest } from './types.js';
 
@@ -98,9 +98,9 @@ export function createWebLlmProvider(options: WebLlmProviderOptions): WebLlmProv
 }
 
 async function loadEngine(model: string, onProgress: ProgressCallback | undefined): Promise<WebLlmEngine> {
-  const task = `web-llm:${model}`;
+  const progress = { task: 'model', item: `web-llm:${model}` } as const;
   let shown = 0;
-  onProgress?.({ status: 'initiate', task });
+  onProgress?.({ status: 'initiate', ...progress });
   try {
     const webllm = await import('@mlc-ai/web-llm');
     const engine = await webllm.CreateMLCEngine(model, {
@@ -108,12 +108,12 @@ async function loadEngine(model: string, onProgress: ProgressCallback | undefine
       initProgressCallback: (report: { readonly progress: number }) => {
         // WebLLM's fraction can step back between phases; what we report never does.
         shown = Math.max(shown, Math.round(Math.min(1, Math.max(0, report.progress)) * 100));
-        onProgress?.({ status: 'progress', task, loaded: shown, total: 100 });
+        onProgress?.({ status: 'progress', ...progress, loaded: shown, total: 100, unit: 'percent' });
       },
     });
-    onProgress?.({ status: 'progress', task, loaded: 100, total: 100 });
-    onProgress?.({ status: 'done', task });
-    onProgress?.({ status: 'ready', task });
+    onProgress?.({ status: 'progress', ...progress, loaded: 100, total: 100, unit: 'percent' });
+    onProgress?.({ status: 'done', ...progress });
+    onProgress?.({ status: 'ready', ...progress });
     return engine;
   } catch (error) {
     throw new VmemError(

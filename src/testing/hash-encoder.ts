@@ -1,10 +1,10 @@
-import type { TextEncoder } from '../encoders/types.js';
+import type { TextEmbedder } from '../encoders/types.js';
 
 /**
  * A deterministic bag-of-words text encoder for tests: each word (lower-cased, crude plural strip)
  * hashes to a dimension. Counts its calls and inputs so tests can prove what was (not) re-encoded.
  */
-export function createHashTextEncoder(options: { id?: string; dimension?: number } = {}): TextEncoder & { calls: number; encoded: string[] } {
+export function createHashTextEncoder(options: { id?: string; dimension?: number } = {}): TextEmbedder & { calls: number; encoded: string[] } {
   const dimension = options.dimension ?? 64;
   const encoder = {
     id: options.id ?? `hash-bow-${dimension}`,

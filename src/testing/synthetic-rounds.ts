@@ -5,7 +5,7 @@
  * depends on the number and size of vectors and texts, not on their meaning, so this measures the
  * index honestly; quality is measured elsewhere (the benchmark command) with the real encoders.
  */
-import type { ImageEncoder, TextEncoder } from '../encoders/types.js';
+import type { ImageEmbedder, TextEmbedder } from '../encoders/types.js';
 import type { RoundInput } from '../types.js';
 
 /** A small seeded generator (mulberry32): the same seed gives the same data in every run. */
@@ -42,12 +42,12 @@ export function randomUnitVector(dimension: number, seed: number): Float32Array 
 }
 
 /** A text encoder returning a random unit vector per distinct text (same text, same vector). */
-export function syntheticTextEncoder(dimension = 512): TextEncoder {
+export function syntheticTextEncoder(dimension = 512): TextEmbedder {
   return { id: `synthetic-text-${dimension}`, dimension, embed: async (texts) => texts.map((text) => randomUnitVector(dimension, hashText(text))) };
 }
 
 /** An image encoder returning a random unit vector per image caption or byte length. */
-export function syntheticImageEncoder(dimension = 1280): ImageEncoder {
+export function syntheticImageEncoder(dimension = 1280): ImageEmbedder {
   return {
     id: `synthetic-image-${dimension}`,
     dimension,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { ProgressEvent } from '../encoders/types.js';
+import type { VmemProgress } from '../progress.js';
 import { decodeImageNode, decodeImageNodeSync } from '../encoders/node-decoder.js';
 import { createThumbImageEncoder } from '../images/testing/thumb-encoder.js';
 import { createMemory } from '../memory.js';
@@ -122,7 +122,7 @@ describe('video: keyframes by visual change, against uniform sampling', () => {
 
 describe('video: clips become rounds', () => {
   it('makes one round per segment with its frames, times and labels, and reports progress', async () => {
-    const events: ProgressEvent[] = [];
+    const events: VmemProgress[] = [];
     const result = await clipToRounds(walk(), { name: 'walk.webm', videoId: 'walk', timestamp: Date.UTC(2025, 5, 1, 12), onProgress: (event) => events.push(event) });
 
     expect(result.rounds.map((round) => round.user.text)).toEqual([
@@ -139,10 +139,10 @@ describe('video: clips become rounds', () => {
     expect(result.rounds.map((round) => round.user.images!.length)).toEqual([1, 3, 2]);
     expect(result.rounds[0]!.user.images![0]).toMatchObject({ id: 'walk@0ms', mimeType: 'image/jpeg' });
 
-    const sampling = events.filter((event) => event.task === 'video:sample' && event.status === 'progress') as Extract<ProgressEvent, { status: 'progress' }>[];
+    const sampling = events.filter((event) => event.task === 'video-sample' && event.status === 'progress') as Extract<VmemProgress, { status: 'progress' }>[];
     expect(sampling.map((event) => event.loaded)).toEqual(sampling.map((_, index) => index + 1));
     expect(sampling[sampling.length - 1]).toMatchObject({ loaded: 50, total: 50 });
-    expect(events.filter((event) => event.status === 'done').map((event) => event.task)).toEqual(['video:sample', 'video:capture']);
+    expect(events.filter((event) => event.status === 'done').map((event) => event.task)).toEqual(['video-sample', 'video-capture']);
   });
 
   it('a question with a photo that appears in the clip retrieves that segment', async () => {

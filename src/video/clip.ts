@@ -1,5 +1,5 @@
 /** A video clip to memory rounds: sample thumbnails, choose keyframes, capture them, build rounds. No LLM. */
-import type { ProgressCallback } from '../encoders/types.js';
+import type { ProgressCallback } from '../progress.js';
 import { VmemError } from '../errors.js';
 import { newId } from '../ingest.js';
 import type { RoundInput } from '../types.js';
@@ -67,27 +67,27 @@ export async function clipToRounds(source: FrameSource, options: ClipOptions = {
   const times = sampleTimes(source.duration, options.sampleFps === undefined ? DEFAULT_SAMPLE_FPS : options.sampleFps, keyframeOptions.segmentSeconds, options.maxSamples);
   const { onProgress, signal } = options;
 
-  onProgress?.({ status: 'initiate', task: 'video:sample' });
+  onProgress?.({ status: 'initiate', task: 'video-sample' });
   const samples: FrameSample[] = [];
   for (const time of times) {
     signal?.throwIfAborted();
     samples.push({ time, thumb: await source.thumbnail(time) });
-    onProgress?.({ status: 'progress', task: 'video:sample', loaded: samples.length, total: times.length });
+    onProgress?.({ status: 'progress', task: 'video-sample', loaded: samples.length, total: times.length, unit: 'frames' });
   }
-  onProgress?.({ status: 'done', task: 'video:sample' });
+  onProgress?.({ status: 'done', task: 'video-sample' });
 
   const segments = selectKeyframes(samples, source.duration, keyframeOptions);
   const chosen = segments.flatMap((segment) => segment.frames.map((frame) => frame.time));
   if (chosen.length === 0) throw new VmemError('UNSUPPORTED_FILE', 'No frame could be read from the video; it may be empty or damaged.');
 
-  onProgress?.({ status: 'initiate', task: 'video:capture' });
+  onProgress?.({ status: 'initiate', task: 'video-capture' });
   const frames = new Map<number, CapturedFrame>();
   for (const time of chosen) {
     signal?.throwIfAborted();
     frames.set(time, { time, ...(await source.capture(time)) });
-    onProgress?.({ status: 'progress', task: 'video:capture', loaded: frames.size, total: chosen.length });
+    onProgress?.({ status: 'progress', task: 'video-capture', loaded: frames.size, total: chosen.length, unit: 'frames' });
   }
-  onProgress?.({ status: 'done', task: 'video:capture' });
+  onProgress?.({ status: 'done', task: 'video-capture' });
 
   const videoId = options.videoId ?? newId('video');
   const rounds = segmentsToRounds(segments, frames, {

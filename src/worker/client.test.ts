@@ -1,7 +1,7 @@
 import * as Comlink from 'comlink';
 import { afterEach, describe, expect, it } from 'vitest';
 import { VmemError } from '../errors.js';
-import type { ImageEncoder, TextEncoder } from '../encoders/types.js';
+import type { ImageEmbedder, TextEmbedder } from '../encoders/types.js';
 import { startEncoderWorker, type WorkerLike } from './client.js';
 import { createEncoderHost, type EncoderFactory } from './host.js';
 import { WORKER_READY_MESSAGE, resolveBackend, type EncoderWorkerConfig } from './protocol.js';
@@ -9,7 +9,7 @@ import { WORKER_READY_MESSAGE, resolveBackend, type EncoderWorkerConfig } from '
 const config: EncoderWorkerConfig = { encoders: 'embedded', backend: 'wasm', assetBase: 'http://localhost/', threads: 1 };
 
 /** A text encoder that maps a text to [length, 1] normalised; slow when asked for "slow". */
-const textEncoder: TextEncoder = {
+const textEncoder: TextEmbedder = {
   id: 'fake-text',
   dimension: 2,
   async embed(texts) {
@@ -21,7 +21,7 @@ const textEncoder: TextEncoder = {
     });
   },
 };
-const imageEncoder: ImageEncoder = {
+const imageEncoder: ImageEmbedder = {
   id: 'fake-image',
   dimension: 1,
   async embed(images) {

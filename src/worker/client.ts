@@ -5,7 +5,8 @@
 import * as Comlink from 'comlink';
 import { VmemError, errorCode, isVmemError } from '../errors.js';
 import { embedDistinct } from './distinct-images.js';
-import type { ImageEncoder, ImagePayload, ProgressCallback, TextEncoder } from '../encoders/types.js';
+import type { ImageEmbedder, ImagePayload, TextEmbedder } from '../encoders/types.js';
+import type { ProgressCallback } from '../progress.js';
 import {
   WORKER_READY_MESSAGE,
   type EncoderCallCounts,
@@ -47,8 +48,8 @@ export interface EncoderWorkerOptions {
 /** A running encoder worker and the encoders it hosts, usable as `createMemory` options. */
 export interface EncoderWorkerClient {
   readonly info: EncoderWorkerInfo;
-  readonly textEncoder: TextEncoder;
-  readonly imageEncoder?: ImageEncoder;
+  readonly textEncoder: TextEmbedder;
+  readonly imageEncoder?: ImageEmbedder;
   /** How often the worker encoded, since it started. */
   counts(): Promise<EncoderCallCounts>;
   /** Settles with the error once the worker has died (crash, failed load, terminate). */
@@ -61,7 +62,7 @@ export interface EncoderWorkerClient {
 
 /**
  * Starts a worker, waits for its ready message, loads the encoders, and returns proxies that
- * satisfy `TextEncoder`/`ImageEncoder`.
+ * satisfy `TextEmbedder`/`ImageEmbedder`.
  * @example
  * const client = await startEncoderWorker({ createWorker, config: { encoders: 'embedded', backend: 'wasm', assetBase, threads: 1 } });
  * const memory = await createMemory({ textEncoder: client.textEncoder, imageEncoder: client.imageEncoder, storage });
@@ -78,13 +79,13 @@ export async function startEncoderWorker(options: EncoderWorkerOptions): Promise
     const info = await lifecycle.guard('Loading the encoder models', options.loadTimeoutMs ?? 600_000, () =>
       remote.load(options.config, onProgress),
     );
-    const textEncoder: TextEncoder = {
+    const textEncoder: TextEmbedder = {
       id: info.text.id,
       dimension: info.text.dimension,
       embed: (texts) =>
         lifecycle.guard(`Encoding ${texts.length} text(s)`, callTimeout + perItem * texts.length, () => remote.embedTexts([...texts])),
     };
-    const imageEncoder: ImageEncoder | undefined = info.image && {
+    const imageEncoder: ImageEmbedder | undefined = info.image && {
       id: info.image.id,
       dimension: info.image.dimension,
       ...(info.image.captionOnly ? { captionOnly: true } : {}),

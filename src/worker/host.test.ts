@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TextEncoder } from '../encoders/types.js';
+import type { TextEmbedder } from '../encoders/types.js';
 import { createEncoderHost } from './host.js';
 import type { EncoderWorkerConfig } from './protocol.js';
 
@@ -8,7 +8,7 @@ const config: EncoderWorkerConfig = { encoders: 'embedded', backend: 'wasm', ass
 describe('createEncoderHost warm-up', () => {
   it('answers load before warming up, runs the warm-up before the first call, and does not count it', async () => {
     const events: string[] = [];
-    const text: TextEncoder = {
+    const text: TextEmbedder = {
       id: 'fake-text',
       dimension: 1,
       async embed(texts) {
@@ -32,7 +32,7 @@ describe('createEncoderHost warm-up', () => {
   });
 
   it('a failed warm-up does not fail the next call', async () => {
-    const text: TextEncoder = { id: 'fake-text', dimension: 1, embed: async (texts) => texts.map(() => new Float32Array([1])) };
+    const text: TextEmbedder = { id: 'fake-text', dimension: 1, embed: async (texts) => texts.map(() => new Float32Array([1])) };
     const host = createEncoderHost(async () => ({ text, backend: 'wasm', warmUp: async () => Promise.reject(new Error('no')) }));
     await host.load(config);
     expect(await host.embedTexts(['a'])).toHaveLength(1);

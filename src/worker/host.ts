@@ -4,14 +4,15 @@
  */
 import * as Comlink from 'comlink';
 import { VmemError } from '../errors.js';
-import type { ImageEncoder, ProgressCallback, TextEncoder } from '../encoders/types.js';
+import type { ImageEmbedder, TextEmbedder } from '../encoders/types.js';
+import type { ProgressCallback } from '../progress.js';
 import type { Backend, EncoderCallCounts, EncoderWorkerApi, EncoderWorkerConfig, WebGpuAgreement } from './protocol.js';
 import { createSerialQueue } from '../util/serial-queue.js';
 
 /** The encoders a worker hosts, and the backend they really run on. */
 export interface HostedEncoders {
-  readonly text: TextEncoder;
-  readonly image?: ImageEncoder;
+  readonly text: TextEmbedder;
+  readonly image?: ImageEmbedder;
   readonly backend: Backend;
   /** On WebGPU: the lowest cosine of the probe vectors to WASM's, per encoder. */
   readonly agreement?: WebGpuAgreement;

@@ -7,7 +7,7 @@ import { env } from '@tensorflow/tfjs-core';
 import { createBrowserImageDecoder } from '../encoders/browser-decoder.js';
 import { createMobileNetImageEncoder } from '../encoders/mobilenet.js';
 import { createUseLiteTextEncoder } from '../encoders/use-lite.js';
-import type { ProgressCallback } from '../encoders/types.js';
+import type { ProgressCallback } from '../progress.js';
 import type { EncoderFactory, HostedEncoders } from './host.js';
 import type { EncoderWorkerConfig } from './protocol.js';
 import { canUseWasmThreads, patchThreadedFactorySource } from './tfjs-threads.js';

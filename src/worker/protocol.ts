@@ -2,7 +2,8 @@
  * The one RPC surface between the page and the encoder worker. The page speaks to the worker only
  * through `EncoderWorkerApi` (via comlink); everything crossing it is structured-cloneable.
  */
-import type { ImagePayload, ProgressCallback } from '../encoders/types.js';
+import type { ImagePayload } from '../encoders/types.js';
+import type { ProgressCallback } from '../progress.js';
 
 /** Which encoders the worker hosts: the embedded default (served from this origin) or the hub models. */
 export type EncoderChoice = 'embedded' | 'hub';

@@ -1,13 +1,13 @@
 import * as Comlink from 'comlink';
 import { afterEach, describe, expect, it } from 'vitest';
 import { VmemError } from '../errors.js';
-import type { TextEncoder } from '../encoders/types.js';
+import type { TextEmbedder } from '../encoders/types.js';
 import type { WorkerLike } from './client.js';
 import { createEncoderHost, type EncoderFactory } from './host.js';
 import { WORKER_READY_MESSAGE, type EncoderWorkerConfig, type GpuCapability } from './protocol.js';
 import { startEncoders, type StartedEncoders } from './start.js';
 
-const text: TextEncoder = { id: 'fake-text', dimension: 1, embed: async (texts) => texts.map(() => new Float32Array([1])) };
+const text: TextEmbedder = { id: 'fake-text', dimension: 1, embed: async (texts) => texts.map(() => new Float32Array([1])) };
 
 /** A worker stand-in whose host runs over a MessageChannel; records the configs it was asked to load. */
 function workerFactory(factory: EncoderFactory) {

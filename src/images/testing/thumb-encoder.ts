@@ -3,7 +3,7 @@
  * The same photo (re-encoded, resized, or a video frame of it) lands close to itself; different
  * photos land apart. No model, so tests run anywhere. Not for production retrieval.
  */
-import type { ImageDecoder, ImageEncoder } from '../../encoders/types.js';
+import type { ImageDecoder, ImageEmbedder } from '../../encoders/types.js';
 import { VmemError } from '../../errors.js';
 import { grayThumbnail } from '../../video/gray.js';
 
@@ -11,7 +11,7 @@ import { grayThumbnail } from '../../video/gray.js';
  * @example
  * const imageEncoder = createThumbImageEncoder(async (bytes) => decodeImageNode(bytes));
  */
-export function createThumbImageEncoder(decode: ImageDecoder, size = 16): ImageEncoder {
+export function createThumbImageEncoder(decode: ImageDecoder, size = 16): ImageEmbedder {
   return {
     id: `thumb-gray-${size}`,
     dimension: size * size,

@@ -1,0 +1,32 @@
+/**
+ * Progress of long work (model loads, ingest, re-indexing, image descriptions, video sampling), as
+ * one union tagged by `status`. Every run of a task starts with `initiate` and ends with `done` (or
+ * `ready` for a model) or `failed`; in between, `loaded` never decreases and never passes `total`.
+ */
+
+/** What the work is. */
+export type ProgressTask = 'model' | 'ingest' | 'reindex' | 'describe' | 'video-sample' | 'video-capture';
+
+/** What `loaded` and `total` count. */
+export type ProgressUnit = 'bytes' | 'files' | 'rounds' | 'images' | 'frames' | 'percent';
+
+interface ProgressBase {
+  readonly task: ProgressTask;
+  /**
+   * The model or file being worked on, for `model` tasks.
+   * @example 'use-lite-512'
+   */
+  readonly item?: string;
+}
+
+/** One progress report. */
+export type VmemProgress =
+  | (ProgressBase & { readonly status: 'initiate' })
+  | (ProgressBase & { readonly status: 'progress'; readonly loaded: number; readonly total: number; readonly unit: ProgressUnit })
+  | (ProgressBase & { readonly status: 'done' })
+  /** A model is loaded and can run. */
+  | (ProgressBase & { readonly status: 'ready' })
+  /** The task stopped with an error; `code` is the `VmemError` code when there is one. */
+  | (ProgressBase & { readonly status: 'failed'; readonly code?: string; readonly message: string });
+
+export type ProgressCallback = (event: VmemProgress) => void;
