@@ -7,6 +7,16 @@ import { resolve } from 'node:path';
 import { defineConfig, type Connect, type Plugin } from 'vite';
 import { MAX_WASM_THREADS } from './src/worker/protocol.js';
 
+/**
+ * The package's entries by name, resolved to their sources: the demo, the drop-in and the bench page
+ * import `vmem` and `vmem/browser` exactly as an app that installed the package would. Kept in step
+ * with `paths` in tsconfig.json and `exports` in package.json.
+ */
+export const VMEM_ENTRY_ALIASES = [
+  { find: /^vmem$/, replacement: resolve(import.meta.dirname, 'src/index.ts') },
+  { find: /^vmem\/(browser|node|hub|internal)$/, replacement: resolve(import.meta.dirname, 'src/$1.ts') },
+];
+
 /** Where `vite build` writes the app, and where `vite preview` serves it from. */
 export const APP_OUT_DIR = 'dist-app';
 
@@ -56,6 +66,7 @@ export function smallPthreadPool(): Plugin {
 
 export default defineConfig({
   plugins: [isolationHeaders(), smallPthreadPool()],
+  resolve: { alias: VMEM_ENTRY_ALIASES },
   // Worker bundles get their own plugin list.
   worker: { format: 'es', plugins: () => [smallPthreadPool()] },
   // tfjs and transformers.js are large and already optimised; pre-bundling them only slows `vite dev`.

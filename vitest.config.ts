@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config';
+import { VMEM_ENTRY_ALIASES } from './vite.config.js';
 
 export default defineConfig({
+  resolve: { alias: VMEM_ENTRY_ALIASES },
   test: {
     include: ['{src,app,bench}/**/*.test.ts'],
     testTimeout: 60_000,

@@ -3,7 +3,7 @@
  * Configuration comes from flags only.
  */
 import { createCaptionProxyImageEncoder } from '../src/encoders/caption-proxy.js';
-import { createMemory } from '../src/memory.js';
+import { createMemory } from 'vmem';
 import { runCommand } from './command.js';
 import { loadBenchTextEncoder } from './encoders.js';
 

@@ -9,7 +9,7 @@
 import { cp } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { build, type InlineConfig } from 'vite';
-import { APP_OUT_DIR, smallPthreadPool } from '../vite.config.js';
+import { APP_OUT_DIR, smallPthreadPool, VMEM_ENTRY_ALIASES } from '../vite.config.js';
 import { copyAssets } from './copy-assets.js';
 import { writePrecache } from './precache.js';
 
@@ -24,6 +24,7 @@ function dropinBuild(entry: string, format: 'es' | 'iife', fileName: string): In
     publicDir: false,
     logLevel: 'warn',
     plugins: [smallPthreadPool()],
+    resolve: { alias: VMEM_ENTRY_ALIASES },
     worker: { format: 'es', plugins: () => [smallPthreadPool()] },
     // An IIFE has no import.meta; the drop-in finds its folder from document.currentScript instead.
     ...(format === 'iife' ? { define: { 'import.meta.url': 'undefined' } } : {}),
