@@ -2,7 +2,7 @@
  * The app's moving parts in one place: the encoder worker, the open memory, the LLM, and the
  * progress they report. Panes read from it and call its verbs; it never touches pane DOM.
  */
-import type { Memory } from '../src/api.js';
+import type { Memory } from '../src/memory/types.js';
 import type { ProgressUnit, VmemProgress } from '../src/progress.js';
 import { VmemError } from '../src/errors.js';
 import type { LlmProvider } from '../src/llm/types.js';

@@ -4,8 +4,8 @@
  * `scripts/bench-browser.ts` drives it through `window.__bench`.
  */
 import { create, insertMultiple, search, type AnyOrama } from '@orama/orama';
-import type { Memory } from '../src/api.js';
-import { createMemory } from '../src/memory.js';
+import type { Memory } from '../src/memory/types.js';
+import { createMemory } from '../src/memory/memory.js';
 import { createIdbStorage, deleteMemory, listMemories } from '../src/storage/idb.js';
 import { createInMemoryStorage } from '../src/storage/memory-storage.js';
 import { randomSentence, seededRandom, syntheticImageEncoder, syntheticRounds, syntheticTextEncoder } from '../src/testing/synthetic-rounds.js';

@@ -4,13 +4,13 @@
  * worker loaded from the script's own folder; memories persist in IndexedDB. Works on pages that
  * are not cross-origin isolated (WASM then runs single-threaded).
  */
-import type { AnswerOptions, AnswerResult, Memory } from '../src/api.js';
+import type { AnswerOptions, AnswerResult, Memory } from '../src/memory/types.js';
 import type { ProgressCallback } from '../src/progress.js';
 import { VmemError } from '../src/errors.js';
 import { createNoneProvider } from '../src/llm/none.js';
 import { createOpenAiProvider, type OpenAiProviderOptions } from '../src/llm/openai.js';
 import type { LlmProvider } from '../src/llm/types.js';
-import { createMemory } from '../src/memory.js';
+import { createMemory } from '../src/memory/memory.js';
 import type { RetrievalOptions } from '../src/options.js';
 import { createIdbStorage, deleteMemory, listMemories } from '../src/storage/idb.js';
 import { createInMemoryStorage } from '../src/storage/memory-storage.js';

@@ -1,5 +1,5 @@
 /** Renders a retrieval: the route, the blocks in time order with thumbnails, and the trace table. */
-import type { AnswerResult } from '../src/api.js';
+import type { AnswerResult } from '../src/memory/types.js';
 import type { RetrievalResult, TraceEntry } from '../src/types.js';
 import { el } from './dom.js';
 import type { ImageUrls } from './image-urls.js';

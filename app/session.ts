@@ -2,11 +2,11 @@
  * One open memory in the page: IndexedDB storage + `createMemory` over the worker's encoders.
  * When another tab writes to the same memory, it is reopened from storage (no re-encoding).
  */
-import type { Memory } from '../src/api.js';
+import type { Memory } from '../src/memory/types.js';
 import { errorCode } from '../src/errors.js';
 import type { ProgressCallback } from '../src/progress.js';
 import type { LlmProvider } from '../src/llm/types.js';
-import { createMemory } from '../src/memory.js';
+import { createMemory } from '../src/memory/memory.js';
 import { createIdbStorage, type IdbMemoryStorage } from '../src/storage/idb.js';
 import type { EncoderWorkerClient } from '../src/worker/client.js';
 

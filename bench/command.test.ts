@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCaptionProxyImageEncoder } from '../src/encoders/caption-proxy.js';
 import { startFakeOpenAiServer, completionBody, type FakeOpenAiServer } from '../src/llm/testing/fake-openai-server.js';
-import { createMemory } from '../src/memory.js';
+import { createMemory } from '../src/memory/memory.js';
 import { createHashTextEncoder } from '../src/testing/hash-encoder.js';
 import { runCommand, type CommandEnvironment } from './command.js';
 import type { BenchReport } from './report.js';

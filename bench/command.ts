@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import type { Memory } from '../src/api.js';
+import type { Memory } from '../src/memory/types.js';
 import type { ImageEmbedder, TextEmbedder } from '../src/encoders/types.js';
 import { isVmemError } from '../src/errors.js';
 import { createOpenAiProvider } from '../src/llm/openai.js';

@@ -1,4 +1,4 @@
-import type { Memory } from '../src/api.js';
+import type { Memory } from '../src/memory/types.js';
 import type { ImageEmbedder } from '../src/encoders/types.js';
 import { errorCode, isVmemError, LlmError, VmemError } from '../src/errors.js';
 import type { LlmProvider } from '../src/llm/types.js';

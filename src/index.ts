@@ -2,7 +2,7 @@
  * vmem: a multimodal long-term memory for chat agents that runs inside a web page.
  * This entry is browser-safe; Node-only helpers live in `vmem/node`.
  */
-export { createMemory } from './memory.js';
+export { createMemory } from './memory/memory.js';
 export { route, retrievalCase } from './core/route.js';
 export { reciprocalRankFusion, bestPerGroup } from './core/fusion.js';
 export { withNeighbours, toBlocks, roundsNearImages } from './core/assemble.js';
@@ -35,7 +35,7 @@ export { MEMORY_TOOLS } from './tools/definitions.js';
 export { runTool } from './tools/run-tool.js';
 export { runAgent } from './tools/agent.js';
 
-export type { Memory, AddOptions, AnswerOptions, AnswerResult, AttachSkipReason, SkippedImage, SignalSearch, UnitHit } from './api.js';
+export type { Memory, AddOptions, AnswerOptions, AnswerResult, AttachSkipReason, RoundPatch, SignalSearch, SkippedImage, TurnPatch, UnitHit } from './memory/types.js';
 export type { ImageResizer, ResizedImage } from './images/types.js';
 export type { ClipOptions, ClipResult, FrameSource } from './video/clip.js';
 export type { VideoFrames, VideoFramesOptions } from './video/browser-frames.js';

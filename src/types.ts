@@ -48,8 +48,15 @@ export interface ImageRef {
 }
 
 export interface StoredTurn {
-  /** The turn's text with `[Audio: …]` and `[Image: caption]` folded in. */
+  /**
+   * The turn as indexed and shown: what was typed, then `[Audio: transcript]`, then `[Image: caption]`
+   * for each captioned image.
+   */
   readonly text: string;
+  /** What was typed, before the transcript and captions were folded in. Absent when nothing was typed. */
+  readonly typed?: string;
+  /** The voice message's transcript, when the turn had one. */
+  readonly audioTranscript?: string;
   readonly images: readonly ImageRef[];
 }
 
@@ -175,4 +182,9 @@ export interface ReturnedUnit {
 export interface EncoderIds {
   readonly text: { readonly id: string; readonly dimension: number };
   readonly image?: { readonly id: string; readonly dimension: number };
+}
+
+/** Every image of a round: the user's, then the assistant's. */
+export function imagesOf(round: Pick<StoredRound, 'user' | 'assistant'>): ImageRef[] {
+  return [...round.user.images, ...round.assistant.images];
 }

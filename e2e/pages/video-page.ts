@@ -7,7 +7,7 @@ import { VmemError } from '../../src/errors.js';
 import { browserImageResizer } from '../../src/images/browser-resize.js';
 import { decodeInBrowser } from '../../src/images/testing/browser-decode.js';
 import { createThumbImageEncoder } from '../../src/images/testing/thumb-encoder.js';
-import { createMemory } from '../../src/memory.js';
+import { createMemory } from '../../src/memory/memory.js';
 import { createHashTextEncoder } from '../../src/testing/hash-encoder.js';
 import type { VmemProgress } from '../../src/progress.js';
 import { mountVideoControl } from '../../app/video-control.js';

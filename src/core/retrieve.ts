@@ -13,7 +13,9 @@ import type {
   TraceHit,
   UnitKind,
 } from '../types.js';
+import { imagesOf } from '../types.js';
 import { toBlocks, withNeighbours } from './assemble.js';
+import { captionUnitId, textUnitId } from './unit-ids.js';
 import { bestPerGroup, reciprocalRankFusion, type FusedCandidate, type SignalRanking } from './fusion.js';
 import { retrievalCase } from './route.js';
 
@@ -224,7 +226,7 @@ function echoSearch(view: IndexView, imageHits: readonly LaneHit[], limit: numbe
   if (!best || !image?.imageId) return [];
   const round = roundAt(view, best.roundId);
   const role = round?.user.images.some((ref) => ref.id === image.imageId) ? 'user' : 'assistant';
-  const vector = view.textVector(`${image.imageId}#caption`) ?? view.textVector(`${best.roundId}#${role}`);
+  const vector = view.textVector(captionUnitId(image.imageId)) ?? view.textVector(textUnitId(best.roundId, role));
   return vector ? view.dense(vector, limit) : [];
 }
 
@@ -339,7 +341,4 @@ function roundAt(view: IndexView, roundId: string): StoredRound | undefined {
   return at === undefined ? undefined : view.history[at];
 }
 
-function imagesOf(round: StoredRound): ImageRef[] {
-  return [...round.user.images, ...round.assistant.images];
-}
 

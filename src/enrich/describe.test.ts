@@ -3,7 +3,7 @@ import type { VmemProgress } from '../progress.js';
 import { nodeImageResizer } from '../images/node-resize.js';
 import { createOpenAiProvider } from '../llm/openai.js';
 import { completionBody, startFakeOpenAiServer, type FakeHandler, type FakeOpenAiServer } from '../llm/testing/fake-openai-server.js';
-import { createMemory } from '../memory.js';
+import { createMemory } from '../memory/memory.js';
 import { createHashTextEncoder } from '../testing/hash-encoder.js';
 import { describeImages, type DescribeState, type DescribeTarget } from './describe.js';
 import { joinDescription, parseDescription } from './prompt.js';

@@ -10,6 +10,7 @@ import { LLM_IMAGE_MAX_SIDE, LLM_IMAGE_QUALITY, type ImageResizer } from '../ima
 import type { LlmProvider } from '../llm/types.js';
 import type { StoredImage } from '../storage/types.js';
 import type { ImageRef, StoredRound } from '../types.js';
+import { imagesOf } from '../types.js';
 import { bytesToDataUrl } from '../util/data-url.js';
 import { describePrompt, joinDescription, parseDescription } from './prompt.js';
 
@@ -104,7 +105,7 @@ export async function describeImages(target: DescribeTarget, options: DescribeOp
 
 /** Images with bytes and no caption, in history order. */
 export function imagesToDescribe(rounds: readonly StoredRound[]): ImageRef[] {
-  return rounds.flatMap((round) => [...round.user.images, ...round.assistant.images]).filter((ref) => ref.hasBytes && !ref.caption?.trim());
+  return rounds.flatMap((round) => imagesOf(round)).filter((ref) => ref.hasBytes && !ref.caption?.trim());
 }
 
 async function describeOne(

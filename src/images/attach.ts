@@ -3,6 +3,7 @@ import { errorCode, VmemError, type VmemErrorCode } from '../errors.js';
 import type { LlmImage } from '../llm/types.js';
 import type { StoredImage } from '../storage/types.js';
 import type { ImageRef, RetrievalResult, StoredRound } from '../types.js';
+import { imagesOf } from '../types.js';
 import { bytesToDataUrl } from '../util/data-url.js';
 import { LLM_IMAGE_MAX_SIDE, LLM_IMAGE_QUALITY, type ImageResizer } from './types.js';
 
@@ -45,15 +46,15 @@ export function orderAttachCandidates(retrieval: RetrievalResult): ImageRef[] {
   for (const block of retrieval.blocks) for (const round of block.rounds) roundById.set(round.id, round);
   const hits = retrieval.trace.filter((entry) => !entry.neighbour).sort((a, b) => (a.rank ?? Infinity) - (b.rank ?? Infinity));
   const neighbours = retrieval.trace.filter((entry) => entry.neighbour);
-  const imagesOf = (roundId: string): ImageRef[] => {
+  const imagesOfRound = (roundId: string): ImageRef[] => {
     const round = roundById.get(roundId);
-    return round ? [...round.user.images, ...round.assistant.images] : [];
+    return round ? imagesOf(round) : [];
   };
   const ordered = [
     ...(retrieval.route.target === 'image' ? retrieval.images : []),
-    ...hits.flatMap((entry) => imagesOf(entry.roundId)),
+    ...hits.flatMap((entry) => imagesOfRound(entry.roundId)),
     ...retrieval.images,
-    ...neighbours.flatMap((entry) => imagesOf(entry.roundId)),
+    ...neighbours.flatMap((entry) => imagesOfRound(entry.roundId)),
   ];
   const seen = new Set<string>();
   return ordered.filter((ref) => !seen.has(ref.id) && seen.add(ref.id));

@@ -8,6 +8,7 @@
  */
 import { VmemError, isVmemError } from '../errors.js';
 import type { StoredRound, StoredUnit } from '../types.js';
+import { imagesOf } from '../types.js';
 import { createIdbStorage, deleteMemory, listMemories } from './idb.js';
 import type { Manifest, MemoryStorage, RoundRecord, StoredImage } from './types.js';
 
@@ -49,7 +50,7 @@ export async function exportMemory(storage: MemoryStorage): Promise<Blob> {
   const { rounds, units } = await storage.loadAll();
   const images: MemorySnapshot['images'][number][] = [];
   for (const round of rounds) {
-    for (const ref of [...round.user.images, ...round.assistant.images]) {
+    for (const ref of imagesOf(round)) {
       if (!ref.hasBytes) continue;
       const image = await storage.getImage(ref.id);
       if (!image) {

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { syntheticImageEncoder, syntheticRounds, syntheticTextEncoder } from '../testing/synthetic-rounds.js';
-import { createMemory } from '../memory.js';
+import { createMemory } from '../memory/memory.js';
 import { createIdbStorage, deleteMemory } from './idb.js';
 
 const textEncoder = syntheticTextEncoder(16);

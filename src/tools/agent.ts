@@ -56,7 +56,7 @@ export interface AgentResult {
 export const DEFAULT_AGENT_STEPS = 6;
 
 // Errors in a tool's arguments go back to the model, which can correct itself; anything else stops the loop.
-const MODEL_FIXABLE = new Set(['INVALID_INPUT', 'EMPTY_QUERY', 'TEXT_TOO_LONG', 'UNKNOWN_ROUND']);
+const MODEL_FIXABLE = new Set(['INVALID_INPUT', 'EMPTY_QUERY', 'TEXT_TOO_LONG', 'UNKNOWN_ROUND', 'UNKNOWN_IMAGE']);
 
 /**
  * Asks the model with the memory tools, runs the tool calls it makes, feeds the results back, and

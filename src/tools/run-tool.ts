@@ -1,10 +1,11 @@
 /** Runs one memory tool call and returns small JSON for the model (pictures travel beside it). */
-import type { Memory } from '../api.js';
+import type { Memory } from '../memory/types.js';
 import { VmemError } from '../errors.js';
 import { prepareImages } from '../images/attach.js';
 import type { ImageResizer } from '../images/types.js';
 import type { LlmImage } from '../llm/types.js';
 import type { ImageRef, StoredRound } from '../types.js';
+import { imagesOf } from '../types.js';
 import { MAX_TOOL_IMAGES, MAX_TOOL_ROUNDS, type MemoryToolName } from './definitions.js';
 
 /** What the tools need from a memory. */
@@ -115,7 +116,7 @@ async function getRoundImages(memory: ToolMemory, input: Record<string, unknown>
   for (const id of roundIds as string[]) {
     const round = memory.get(id);
     if (!round) unknownRoundIds.push(id);
-    else refs.push(...round.user.images, ...round.assistant.images);
+    else refs.push(...imagesOf(round));
   }
   const { prepared, skipped } = options.imageResizer ? await prepareImages(refs, { getImage: (id) => memory.getImage(id), resizer: options.imageResizer, max }) : { prepared: [], skipped: [] };
   const pictureOf = new Map(prepared.map((item, index) => [item.ref.id, index + 1]));
@@ -141,7 +142,7 @@ async function getRoundImages(memory: ToolMemory, input: Record<string, unknown>
 /** A round as small JSON: the date to the minute, each turn's text cut to a snippet. */
 export function toolRound(round: StoredRound, options: RunToolOptions = {}): ToolRound {
   const max = options.snippetChars === undefined ? 300 : options.snippetChars;
-  const images = [...round.user.images, ...round.assistant.images].map((ref) => ({ id: ref.id, ...(ref.caption ? { caption: ref.caption } : {}) }));
+  const images = imagesOf(round).map((ref) => ({ id: ref.id, ...(ref.caption ? { caption: ref.caption } : {}) }));
   return {
     id: round.id,
     date: `${new Date(round.timestamp).toISOString().slice(0, 16)}Z`,

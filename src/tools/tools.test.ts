@@ -1,9 +1,9 @@
 import jpeg from 'jpeg-js';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Memory } from '../api.js';
+import type { Memory } from '../memory/types.js';
 import { nodeImageResizer } from '../images/node-resize.js';
 import { completionBody, startFakeOpenAiServer, type FakeHandler, type FakeOpenAiServer, type RecordedRequest } from '../llm/testing/fake-openai-server.js';
-import { createMemory } from '../memory.js';
+import { createMemory } from '../memory/memory.js';
 import { createHashTextEncoder } from '../testing/hash-encoder.js';
 import { runAgent } from './agent.js';
 import { MEMORY_TOOLS } from './definitions.js';

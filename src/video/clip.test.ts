@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { VmemProgress } from '../progress.js';
 import { decodeImageNode, decodeImageNodeSync } from '../encoders/node-decoder.js';
 import { createThumbImageEncoder } from '../images/testing/thumb-encoder.js';
-import { createMemory } from '../memory.js';
+import { createMemory } from '../memory/memory.js';
 import { createHashTextEncoder } from '../testing/hash-encoder.js';
 import { clipToRounds } from './clip.js';
 import { meanAbsDiff } from './gray.js';

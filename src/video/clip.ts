@@ -1,7 +1,7 @@
 /** A video clip to memory rounds: sample thumbnails, choose keyframes, capture them, build rounds. No LLM. */
 import type { ProgressCallback } from '../progress.js';
 import { VmemError } from '../errors.js';
-import { newId } from '../ingest.js';
+import { newId } from '../memory/ingest.js';
 import type { RoundInput } from '../types.js';
 import type { GrayImage } from './gray.js';
 import { segmentsToRounds, type CapturedFrame } from './rounds.js';

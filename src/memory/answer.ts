@@ -1,13 +1,13 @@
-import type { AnswerOptions, AnswerResult, AttachSkipReason } from './api.js';
-import { errorCode, VmemError } from './errors.js';
-import { assertMaxImages, orderAttachCandidates, prepareImages, type PreparedImage } from './images/attach.js';
-import type { ImageResizer } from './images/types.js';
-import { needsVisualDetail } from './images/visual-question.js';
-import { answerPrompt, conflictPrompt, formatContext, imageNote, parseYesNo } from './llm/prompts.js';
-import type { LlmMessage, LlmProvider } from './llm/types.js';
-import type { RetrievalOptions } from './options.js';
-import type { StoredImage } from './storage/types.js';
-import type { Query, RetrievalResult } from './types.js';
+import type { AnswerOptions, AnswerResult, AttachSkipReason } from './types.js';
+import { errorCode, VmemError } from '../errors.js';
+import { assertMaxImages, orderAttachCandidates, prepareImages, type PreparedImage } from '../images/attach.js';
+import type { ImageResizer } from '../images/types.js';
+import { needsVisualDetail } from '../images/visual-question.js';
+import { answerPrompt, conflictPrompt, formatContext, imageNote, parseYesNo } from '../llm/prompts.js';
+import type { LlmMessage, LlmProvider } from '../llm/types.js';
+import type { RetrievalOptions } from '../options.js';
+import type { StoredImage } from '../storage/types.js';
+import type { Query, RetrievalResult } from '../types.js';
 
 /** What answering needs from a memory. */
 export interface AnswerDeps {

@@ -1,9 +1,9 @@
-import type { ProgressCallback } from './progress.js';
-import type { SkippedImage } from './images/attach.js';
-import type { LlmImage } from './llm/types.js';
-import type { RetrievalOptions } from './options.js';
-import type { StoredImage } from './storage/types.js';
-import type { EncoderIds, ImageRef, Query, RetrievalResult, RoundInput, Signal, StoredRound } from './types.js';
+import type { ProgressCallback } from '../progress.js';
+import type { SkippedImage } from '../images/attach.js';
+import type { LlmImage } from '../llm/types.js';
+import type { RetrievalOptions } from '../options.js';
+import type { StoredImage } from '../storage/types.js';
+import type { EncoderIds, ImageRef, Query, RetrievalResult, RoundInput, Signal, StoredRound } from '../types.js';
 
 /** One unit as ranked by one signal. */
 export interface UnitHit {
@@ -24,6 +24,34 @@ export interface SignalSearch {
   readonly limit?: number;
   /** Only units of these rounds. */
   readonly roundIds?: ReadonlySet<string>;
+}
+
+/** Changes to one side of a round. Fields left out stay as they are. */
+export interface TurnPatch {
+  /** New typed text; `''` removes it. */
+  readonly text?: string;
+  /** New voice transcript; `''` removes it. */
+  readonly audioTranscript?: string;
+  /**
+   * New captions by image id (images of this turn only); `''` removes a caption.
+   * @example { 'img-1': 'a red motorcycle by the door' }
+   */
+  readonly captions?: Readonly<Record<string, string>>;
+}
+
+/**
+ * Changes to a stored round, for `memory.update`. Images themselves are not added or removed here
+ * (`forget` the round and `add` it again for that); their captions are.
+ * @example { user: { text: 'My new address is 12 Elm St.' }, meta: { edited: true } }
+ */
+export interface RoundPatch {
+  readonly sessionId?: string;
+  /** Epoch ms, a Date or an ISO string. The round keeps its place in the history (`seq`). */
+  readonly timestamp?: number | string | Date;
+  /** Replaces the round's metadata; `null` removes it. */
+  readonly meta?: Readonly<Record<string, string | number | boolean>> | null;
+  readonly user?: TurnPatch;
+  readonly assistant?: TurnPatch;
 }
 
 export interface AddOptions {
@@ -77,8 +105,16 @@ export interface Memory {
   /** Ranks units by one signal. */
   search(request: SignalSearch): Promise<UnitHit[]>;
   /**
+   * Edits a stored round and re-encodes only the units whose text changed (image vectors are kept).
+   * All or nothing: on any error the memory is unchanged. Rejects with `UNKNOWN_ROUND` for an id not
+   * stored, `UNKNOWN_IMAGE` for a caption of an image the turn does not hold, `INVALID_INPUT` for an
+   * empty or malformed patch, `EMPTY_ROUND` when nothing would be left.
+   * @example await memory.update('r-12', { user: { text: 'I moved to Lisbon in May, not June.' } });
+   */
+  update(roundId: string, patch: RoundPatch): Promise<StoredRound>;
+  /**
    * Sets an image's caption (e.g. from the description job), folds it into its turn's text and indexes
-   * it. Rejects with `UNKNOWN_ROUND` for an image not stored.
+   * it. Rejects with `UNKNOWN_IMAGE` for an image not stored.
    */
   setCaption(imageId: string, caption: string): Promise<StoredRound>;
   get(roundId: string): StoredRound | undefined;

@@ -1,6 +1,8 @@
-import { VmemError } from './errors.js';
-import type { ImageInput, ImageRef, Role, RoundInput, StoredRound, StoredTurn, TurnInput, UnitKind } from './types.js';
-import type { StoredImage } from './storage/types.js';
+import { captionUnitId, imageUnitId, textUnitId } from '../core/unit-ids.js';
+import { VmemError } from '../errors.js';
+import { storedTurn } from './turn-text.js';
+import type { ImageInput, ImageRef, Role, RoundInput, StoredRound, StoredTurn, TurnInput, UnitKind } from '../types.js';
+import type { StoredImage } from '../storage/types.js';
 
 /** A unit before encoding: what to embed, and where it belongs. */
 export interface UnitSpec {
@@ -62,7 +64,10 @@ export function prepareRounds(
         if (image.bytes) images.push({ id: ref.id, bytes: image.bytes, mimeType: ref.mimeType ?? 'application/octet-stream' });
         return ref;
       });
-      return { text: foldTurnText(turnInput, refs, `${label}, ${role} turn`, context.maxTextChars), images: refs };
+      const where = `${label}, ${role} turn`;
+      checkLength(turnInput?.text, `${where} text`, context.maxTextChars);
+      checkLength(turnInput?.audioTranscript, `${where} voice transcript`, context.maxTextChars);
+      return storedTurn({ typed: turnInput?.text?.trim() ?? '', audioTranscript: turnInput?.audioTranscript?.trim() ?? '' }, refs);
     };
     const round: StoredRound = {
       id,
@@ -104,18 +109,8 @@ function prepareImage(image: ImageInput, where: { roundId: string; role: Role; l
   };
 }
 
-/** The turn text as indexed and shown: text, then `[Audio: …]`, then `[Image: caption]` per image. */
-function foldTurnText(turn: TurnInput | undefined, images: readonly ImageRef[], label: string, maxTextChars: number): string {
-  checkLength(turn?.text, `${label} text`, maxTextChars);
-  checkLength(turn?.audioTranscript, `${label} voice transcript`, maxTextChars);
-  const parts: string[] = [];
-  if (turn?.text?.trim()) parts.push(turn.text.trim());
-  if (turn?.audioTranscript?.trim()) parts.push(`[Audio: ${turn.audioTranscript.trim()}]`);
-  for (const image of images) if (image.caption) parts.push(`[Image: ${image.caption}]`);
-  return parts.join(' ');
-}
-
-function checkLength(text: string | undefined, label: string, maxTextChars: number): void {
+/** Refuses a text longer than the limit (and a non-string), naming where it was. */
+export function checkLength(text: string | undefined, label: string, maxTextChars: number): void {
   if (text !== undefined && typeof text !== 'string') throw new VmemError('INVALID_INPUT', `${label} must be a string.`);
   if (text && text.length > maxTextChars) {
     throw new VmemError(
@@ -125,7 +120,8 @@ function checkLength(text: string | undefined, label: string, maxTextChars: numb
   }
 }
 
-function toEpochMs(value: RoundInput['timestamp'], label: string): number {
+/** Epoch ms from what a caller may pass as a timestamp. */
+export function toEpochMs(value: RoundInput['timestamp'], label: string): number {
   if (value === undefined) return Date.now();
   const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value);
   if (!Number.isFinite(ms)) throw new VmemError('INVALID_INPUT', `${label} has an unreadable timestamp "${String(value)}"; use epoch ms, a Date or an ISO date.`);
@@ -137,10 +133,10 @@ export function unitSpecsOf(round: StoredRound): UnitSpec[] {
   const specs: UnitSpec[] = [];
   for (const role of ['user', 'assistant'] as const) {
     const turn = round[role];
-    if (turn.text) specs.push({ id: `${round.id}#${role}`, roundId: round.id, kind: 'text', role, text: turn.text });
+    if (turn.text) specs.push({ id: textUnitId(round.id, role), roundId: round.id, kind: 'text', role, text: turn.text });
     for (const image of turn.images) {
-      if (image.caption) specs.push({ id: `${image.id}#caption`, roundId: round.id, kind: 'caption', role, text: image.caption, imageId: image.id });
-      specs.push({ id: `${image.id}#image`, roundId: round.id, kind: 'image', role, imageId: image.id });
+      if (image.caption) specs.push({ id: captionUnitId(image.id), roundId: round.id, kind: 'caption', role, text: image.caption, imageId: image.id });
+      specs.push({ id: imageUnitId(image.id), roundId: round.id, kind: 'image', role, imageId: image.id });
     }
   }
   return specs;

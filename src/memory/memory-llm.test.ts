@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createOpenAiProvider } from './llm/openai.js';
-import { completionBody, startFakeOpenAiServer, type FakeOpenAiServer, type RecordedRequest } from './llm/testing/fake-openai-server.js';
+import { createOpenAiProvider } from '../llm/openai.js';
+import { completionBody, startFakeOpenAiServer, type FakeOpenAiServer, type RecordedRequest } from '../llm/testing/fake-openai-server.js';
 import { createMemory } from './memory.js';
-import { createHashTextEncoder } from './testing/hash-encoder.js';
-import type { ImageEmbedder } from './encoders/types.js';
+import { createHashTextEncoder } from '../testing/hash-encoder.js';
+import type { ImageEmbedder } from '../encoders/types.js';
 
 let server: FakeOpenAiServer | undefined;
 afterEach(async () => {

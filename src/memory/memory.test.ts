@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { ImageEmbedder } from './encoders/types.js';
-import { VmemError } from './errors.js';
+import type { ImageEmbedder } from '../encoders/types.js';
+import { VmemError } from '../errors.js';
 import { createMemory } from './memory.js';
-import { createInMemoryStorage } from './storage/memory-storage.js';
-import { createHashTextEncoder } from './testing/hash-encoder.js';
-import type { RoundInput } from './types.js';
+import { createInMemoryStorage } from '../storage/memory-storage.js';
+import { createHashTextEncoder } from '../testing/hash-encoder.js';
+import type { RoundInput } from '../types.js';
 
 /** Image "pixels" for tests: the bytes spell a word; the encoder hashes it like text. */
 function wordImageEncoder(id = 'word-image-64'): ImageEmbedder & { calls: number } {
@@ -234,7 +234,7 @@ describe('memory: captions added later', () => {
 
   it('setCaption rejects an unknown image and an empty caption', async () => {
     const { memory } = await filledMemory();
-    await expect(memory.setCaption('nope', 'x')).rejects.toMatchObject({ code: 'UNKNOWN_ROUND' });
+    await expect(memory.setCaption('nope', 'x')).rejects.toMatchObject({ code: 'UNKNOWN_IMAGE' });
     await expect(memory.setCaption(memory.get('r2')!.user.images[0]!.id, '  ')).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
 });

@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Memory } from './api.js';
+import type { Memory } from './types.js';
 import { createMemory } from './memory.js';
-import { createNodeEmbeddedEncoders } from './node.js';
-import type { RoundInput } from './types.js';
-import { FIXTURE_PHOTOS_DIR } from './testing/shared-data.js';
+import { createNodeEmbeddedEncoders } from '../node.js';
+import type { RoundInput } from '../types.js';
+import { FIXTURE_PHOTOS_DIR } from '../testing/shared-data.js';
 
 // Real photos with the embedded offline encoders (USE-Lite text, MobileNetV2 image features).
 const photosDir = FIXTURE_PHOTOS_DIR;

@@ -1,0 +1,29 @@
+import type { ImageEmbedder, TextEmbedder } from '../encoders/types.js';
+import { SCHEMA_VERSION, type Manifest } from '../storage/types.js';
+import type { EncoderIds } from '../types.js';
+
+/** The ids a memory's manifest records for its encoders. */
+export function encoderIdsOf(text: TextEmbedder, image: ImageEmbedder | undefined): EncoderIds {
+  return {
+    text: { id: text.id, dimension: text.dimension },
+    ...(image ? { image: { id: image.id, dimension: image.dimension } } : {}),
+  };
+}
+
+export function sameEncoders(a: EncoderIds, b: EncoderIds): boolean {
+  return (
+    a.text.id === b.text.id &&
+    a.text.dimension === b.text.dimension &&
+    a.image?.id === b.image?.id &&
+    a.image?.dimension === b.image?.dimension
+  );
+}
+
+/** The encoders in words, for error messages. */
+export function describeEncoders(ids: EncoderIds): string {
+  return `text encoder "${ids.text.id}" (${ids.text.dimension}-d)` + (ids.image ? ` and image encoder "${ids.image.id}" (${ids.image.dimension}-d)` : ' and no image encoder');
+}
+
+export function newManifest(encoders: EncoderIds): Manifest {
+  return { schemaVersion: SCHEMA_VERSION, encoders, createdAt: Date.now() };
+}

@@ -1,0 +1,304 @@
+import { runRetrieval, type IndexView } from '../core/retrieve.js';
+import { route } from '../core/route.js';
+import { errorCode, VmemError } from '../errors.js';
+import { Lanes } from '../lanes/lanes.js';
+import { normalize } from '../lanes/vector-matrix.js';
+import { createNoneProvider } from '../llm/none.js';
+import { DEFAULT_MAX_TEXT_CHARS, normalizeRetrievalOptions, type MemoryOptions, type NormalizedRetrievalOptions, type RetrievalOptions } from '../options.js';
+import type { ProgressCallback, ProgressTask } from '../progress.js';
+import { createInMemoryStorage } from '../storage/memory-storage.js';
+import type { MemoryStorage, StoredImage } from '../storage/types.js';
+import { imagesOf, type EncoderIds, type Query, type RetrievalResult, type RoundInput, type StoredRound, type StoredUnit } from '../types.js';
+import { createSerialQueue } from '../util/serial-queue.js';
+import { answerWithMemory } from './answer.js';
+import { encodeRecords, encodeUnits, type RoundToEncode } from './encode-units.js';
+import { History } from './history.js';
+import { prepareRounds, unitSpecsOf } from './ingest.js';
+import { describeEncoders, encoderIdsOf, newManifest, sameEncoders } from './manifest.js';
+import { encodeQuery, encodeQueryImage, type QueryEncoders } from './query.js';
+import { applyPatch } from './round-patch.js';
+import type { AddOptions, AnswerOptions, AnswerResult, Memory, RoundPatch, SignalSearch, UnitHit } from './types.js';
+
+/**
+ * Opens (or starts) a memory over the given storage. Rebuilds the indexes from stored vectors without
+ * re-encoding; refuses a memory built by other encoders unless `onEncoderMismatch: 'reindex'`.
+ * @example
+ * const memory = await createMemory({ textEncoder, imageEncoder });
+ * await memory.add({ user: { text: 'Here is my cat', images: [{ bytes, mimeType: 'image/jpeg' }] } });
+ * const result = await memory.retrieve('which photo showed the cat?');
+ */
+export async function createMemory(options: MemoryOptions): Promise<Memory> {
+  if (!options?.textEncoder) throw new VmemError('INVALID_INPUT', 'createMemory needs a textEncoder, e.g. the embedded USE-Lite encoder.');
+  const storage = options.storage ?? createInMemoryStorage();
+  const encoders = encoderIdsOf(options.textEncoder, options.imageEncoder);
+  const manifest = await storage.readManifest();
+  const memory = new MemoryImpl(options, storage, encoders);
+  if (manifest && !sameEncoders(manifest.encoders, encoders)) {
+    if (options.onEncoderMismatch !== 'reindex') {
+      throw new VmemError(
+        'ENCODER_MISMATCH',
+        `This memory was built with ${describeEncoders(manifest.encoders)} but was opened with ${describeEncoders(encoders)}. ` +
+          `Open it with the same encoders, or pass onEncoderMismatch: 'reindex' to re-encode every stored round with the new ones.`,
+      );
+    }
+    await memory.reindex();
+  } else {
+    if (!manifest) await storage.writeManifest(newManifest(encoders));
+    await memory.load();
+  }
+  return memory;
+}
+
+/**
+ * The memory: a history of rounds, the lanes that index their units, and the storage that keeps
+ * both. Writes run one at a time, encode before they store, and touch the in-page state only after
+ * storage accepted them, so a failed write leaves everything as it was.
+ */
+class MemoryImpl implements Memory {
+  readonly encoders: EncoderIds;
+  private readonly options: MemoryOptions;
+  private readonly storage: MemoryStorage;
+  private readonly queryEncoders: QueryEncoders;
+  private readonly maxTextChars: number;
+  private readonly defaults: NormalizedRetrievalOptions;
+  private lanes: Lanes;
+  private history = new History();
+  private closed = false;
+  private readonly writes = createSerialQueue();
+
+  constructor(options: MemoryOptions, storage: MemoryStorage, encoders: EncoderIds) {
+    this.options = options;
+    this.storage = storage;
+    this.encoders = encoders;
+    this.queryEncoders = {
+      text: options.textEncoder,
+      image: options.imageEncoder,
+      llm: options.llm ?? createNoneProvider(),
+      imageResizer: options.imageResizer,
+    };
+    this.maxTextChars = options.maxTextChars === undefined ? DEFAULT_MAX_TEXT_CHARS : options.maxTextChars;
+    this.defaults = normalizeRetrievalOptions(options.retrieval);
+    this.lanes = new Lanes(encoders.text.dimension, encoders.image?.dimension);
+  }
+
+  get size(): number {
+    return this.history.size;
+  }
+
+  async load(): Promise<void> {
+    // Storage that reads in stages lets the text index build while vector bytes are still arriving.
+    if (this.storage.loadStaged) {
+      const { rounds, units, vectors } = await this.storage.loadStaged();
+      this.lanes.addFacts(units);
+      this.history = new History(rounds);
+      this.lanes.addVectors(units, await vectors);
+      return;
+    }
+    const { rounds, units } = await this.storage.loadAll();
+    this.lanes.add(units);
+    this.history = new History(rounds);
+  }
+
+  /** Re-encodes every stored round with the current encoders and rewrites the manifest. */
+  reindex(): Promise<void> {
+    const onProgress = this.options.onProgress;
+    return reportFailure('reindex', onProgress, async () => {
+      const { rounds } = await this.storage.loadAll();
+      const items = await Promise.all(rounds.map(async (round) => ({ round, images: await this.storedImagesOf(round) })));
+      const records = await encodeRecords(items, this.queryEncoders, 'reindex', onProgress);
+      await this.storage.putRounds(records);
+      await this.storage.writeManifest(newManifest(this.encoders));
+      this.lanes = new Lanes(this.encoders.text.dimension, this.encoders.image?.dimension);
+      this.lanes.add(records.flatMap((record) => record.units));
+      this.history = new History(rounds);
+      onProgress?.({ status: 'done', task: 'reindex' });
+    });
+  }
+
+  add(rounds: RoundInput | readonly RoundInput[], addOptions: AddOptions = {}): Promise<StoredRound[]> {
+    this.assertOpen();
+    const inputs: readonly RoundInput[] = Array.isArray(rounds) ? rounds : [rounds as RoundInput];
+    return this.writes.run(() => {
+      const onProgress = addOptions.onProgress ?? this.options.onProgress;
+      return reportFailure('ingest', onProgress, async () => {
+        const prepared = prepareRounds(inputs, {
+          maxTextChars: this.maxTextChars,
+          nextSeq: this.history.nextSeq(),
+          isKnownRound: (id) => this.history.has(id),
+          isKnownImage: (id) => this.history.hasImage(id),
+        });
+        const records = await encodeRecords(prepared, this.queryEncoders, 'ingest', onProgress);
+        await this.storage.putRounds(records);
+        this.lanes.add(records.flatMap((record) => record.units));
+        this.history = this.history.appended(records.map((record) => record.round));
+        onProgress?.({ status: 'done', task: 'ingest' });
+        return records.map((record) => record.round);
+      });
+    });
+  }
+
+  update(roundId: string, patch: RoundPatch): Promise<StoredRound> {
+    this.assertOpen();
+    return this.writes.run(async () => {
+      const round = this.history.get(roundId);
+      if (!round) throw new VmemError('UNKNOWN_ROUND', `No round "${roundId}" in this memory; it may have been forgotten.`);
+      return this.replaceRound(round, applyPatch(round, patch, this.maxTextChars));
+    });
+  }
+
+  setCaption(imageId: string, caption: string): Promise<StoredRound> {
+    this.assertOpen();
+    return this.writes.run(async () => {
+      const text = typeof caption === 'string' ? caption.trim() : '';
+      if (!text) throw new VmemError('INVALID_INPUT', `The caption for image "${imageId}" is empty; pass a description.`);
+      const round = this.history.roundOfImage(imageId);
+      if (!round) throw new VmemError('UNKNOWN_IMAGE', `No image "${imageId}" in this memory; it may have been forgotten.`);
+      const role = round.user.images.some((image) => image.id === imageId) ? 'user' : 'assistant';
+      return this.replaceRound(round, applyPatch(round, { [role]: { captions: { [imageId]: text } } }, this.maxTextChars));
+    });
+  }
+
+  async retrieve(query: Query | string, options: RetrievalOptions = {}): Promise<RetrievalResult> {
+    this.assertOpen();
+    const normalizedQuery = typeof query === 'string' ? { text: query } : query;
+    const text = normalizedQuery?.text?.trim() ?? '';
+    const image = normalizedQuery?.image;
+    if (!text && !image) throw new VmemError('EMPTY_QUERY', 'The query has neither text nor an image; type a question or attach a picture.');
+    if (text.length > this.maxTextChars) {
+      throw new VmemError('TEXT_TOO_LONG', `The question is ${text.length} characters; the limit is ${this.maxTextChars}. Shorten it.`);
+    }
+    const settings = normalizeRetrievalOptions(options, this.defaults);
+    const decided = route(text, image !== undefined);
+    const encoded = await encodeQuery(this.queryEncoders, text, image, decided, settings.llmAnchors && settings.routing);
+    return runRetrieval(this.view(), encoded, settings);
+  }
+
+  answer(query: Query | string, options: AnswerOptions = {}): Promise<AnswerResult> {
+    this.assertOpen();
+    return answerWithMemory(
+      {
+        llm: this.queryEncoders.llm,
+        retrieve: (q, o) => this.retrieve(q, o),
+        getImage: (id) => this.storage.getImage(id),
+        ...(this.options.imageResizer ? { imageResizer: this.options.imageResizer } : {}),
+      },
+      typeof query === 'string' ? { text: query } : query,
+      options,
+    );
+  }
+
+  async search(request: SignalSearch): Promise<UnitHit[]> {
+    this.assertOpen();
+    const limit = request.limit === undefined ? 20 : request.limit;
+    const accept = request.roundIds ? (roundId: string) => request.roundIds!.has(roundId) : undefined;
+    if (request.signal === 'bm25') return this.lanes.bm25(request.text ?? '', limit, accept);
+    if (request.signal === 'image') {
+      if (!request.image) throw new VmemError('EMPTY_QUERY', 'An image search needs a query image.');
+      const vector = await encodeQueryImage(this.queryEncoders, request.image);
+      return vector ? this.lanes.image(vector, limit, accept) : [];
+    }
+    if (!request.text?.trim()) throw new VmemError('EMPTY_QUERY', `A ${request.signal} search needs query text.`);
+    const [vector] = await this.queryEncoders.text.embed([request.text]);
+    return this.lanes.dense(normalize(vector!), limit, accept, request.signal === 'caption-dense');
+  }
+
+  get(roundId: string): StoredRound | undefined {
+    return this.history.get(roundId);
+  }
+
+  rounds(): readonly StoredRound[] {
+    return this.history.rounds;
+  }
+
+  getImage(imageId: string): Promise<StoredImage | undefined> {
+    return this.storage.getImage(imageId);
+  }
+
+  forget(roundId: string): Promise<void> {
+    this.assertOpen();
+    return this.writes.run(async () => {
+      if (!this.history.has(roundId)) {
+        throw new VmemError('UNKNOWN_ROUND', `No round "${roundId}" in this memory; it may have been forgotten already.`);
+      }
+      await this.storage.deleteRound(roundId);
+      this.lanes.removeRound(roundId);
+      this.history = this.history.without(roundId);
+    });
+  }
+
+  clear(): Promise<void> {
+    this.assertOpen();
+    return this.writes.run(async () => {
+      await this.storage.clear();
+      await this.storage.writeManifest(newManifest(this.encoders));
+      this.lanes.clear();
+      this.history = new History();
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    // Let writes already queued finish before the storage goes away.
+    await this.writes.run(async () => undefined);
+    await this.storage.close();
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new VmemError('CLOSED', 'This memory is closed; open it again with createMemory.');
+  }
+
+  /**
+   * Stores an edited round in place of the old one. Units whose text is unchanged keep their stored
+   * vectors, and image units always do: only new or changed text is encoded.
+   */
+  private async replaceRound(round: StoredRound, updated: StoredRound): Promise<StoredRound> {
+    const kept: StoredUnit[] = [];
+    const changed = unitSpecsOf(updated).filter((spec) => {
+      const stored = this.lanes.storedUnit(spec.id);
+      const same = stored !== undefined && stored.roundId === round.id && (spec.kind === 'image' || stored.text === spec.text);
+      if (same) kept.push(stored);
+      // An image unit that was never stored (no bytes, no encoder) is not one to make now.
+      return !same && spec.kind !== 'image';
+    });
+    const item: RoundToEncode = { round: updated, images: [] };
+    const units = [...kept, ...(await encodeUnits(changed, [item], this.queryEncoders))];
+    await this.storage.putRounds([{ round: updated, units, images: await this.storedImagesOf(updated) }]);
+    this.lanes.removeRound(round.id);
+    this.lanes.add(units);
+    this.history = this.history.replaced(updated);
+    return updated;
+  }
+
+  private async storedImagesOf(round: StoredRound): Promise<StoredImage[]> {
+    const refs = imagesOf(round).filter((ref) => ref.hasBytes);
+    const images = await Promise.all(refs.map((ref) => this.storage.getImage(ref.id)));
+    return images.filter((image): image is StoredImage => image !== undefined);
+  }
+
+  private view(): IndexView {
+    const lanes = this.lanes;
+    const history = this.history;
+    return {
+      history: history.rounds,
+      indexOf: history.indexOf,
+      unit: (unitId) => lanes.unit(unitId),
+      roundsNearImages: () => history.roundsNearImages(),
+      bm25: (text, limit, accept) => lanes.bm25(text, limit, accept),
+      dense: (vector, limit, accept, captionsOnly) => lanes.dense(vector, limit, accept, captionsOnly),
+      image: (vector, limit, accept) => lanes.image(vector, limit, accept),
+      textVector: (unitId) => lanes.textVector(unitId),
+    };
+  }
+}
+
+/** Runs a task, and reports `failed` before rethrowing when it throws, so progress always ends. */
+async function reportFailure<T>(task: ProgressTask, onProgress: ProgressCallback | undefined, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    const code = errorCode(error);
+    onProgress?.({ status: 'failed', task, ...(code ? { code } : {}), message: error instanceof Error ? error.message : String(error) });
+    throw error;
+  }
+}
