@@ -3,21 +3,14 @@
  * This entry is browser-safe; Node-only helpers live in `vmem/node`.
  */
 export { createMemory } from './memory/memory.js';
-export { route, retrievalCase } from './core/route.js';
-export { reciprocalRankFusion, bestPerGroup } from './core/fusion.js';
-export { withNeighbours, toBlocks, roundsNearImages } from './core/assemble.js';
-export { runRetrieval, planSignals } from './core/retrieve.js';
-export { normalizeRetrievalOptions, DEFAULT_MAX_TEXT_CHARS } from './options.js';
+export { route } from './core/route.js';
+export { DEFAULT_MAX_TEXT_CHARS } from './options.js';
 export { createInMemoryStorage } from './storage/memory-storage.js';
-export { SCHEMA_VERSION } from './storage/types.js';
 export { VmemError, LlmError, isVmemError, isLlmError, errorCode } from './errors.js';
 export { createNoneProvider } from './llm/none.js';
 export { createOpenAiProvider } from './llm/openai.js';
 export { createWebLlmProvider } from './llm/web-llm.js';
-export * as prompts from './llm/prompts.js';
 export { browserImageResizer } from './images/browser-resize.js';
-export { needsVisualDetail } from './images/visual-question.js';
-export { LLM_IMAGE_MAX_SIDE, LLM_IMAGE_QUALITY } from './images/types.js';
 export {
   createUseLiteTextEncoder,
   createMobileNetImageEncoder,
@@ -29,8 +22,8 @@ export {
 } from './encoders/index.js';
 export { clipToRounds } from './video/clip.js';
 export { openVideoFrames } from './video/browser-frames.js';
-export { selectKeyframes, uniformKeyframes, DEFAULT_SEGMENT_SECONDS, DEFAULT_FRAMES_PER_SEGMENT } from './video/select.js';
-export { describeImages, imagesToDescribe } from './enrich/describe.js';
+export { DEFAULT_SEGMENT_SECONDS, DEFAULT_FRAMES_PER_SEGMENT } from './video/select.js';
+export { describeImages } from './enrich/describe.js';
 export { MEMORY_TOOLS } from './tools/definitions.js';
 export { runTool } from './tools/run-tool.js';
 export { runAgent } from './tools/agent.js';
@@ -42,7 +35,7 @@ export type { VideoFrames, VideoFramesOptions } from './video/browser-frames.js'
 export type { DescribeOptions, DescribeResult, DescribeState, DescribeTarget } from './enrich/describe.js';
 export type { ToolDefinition, MemoryToolName } from './tools/definitions.js';
 export type { AgentOptions, AgentResult, AgentStep } from './tools/agent.js';
-export type { MemoryOptions, RetrievalOptions, NormalizedRetrievalOptions } from './options.js';
+export type { MemoryOptions, RetrievalOptions } from './options.js';
 export type {
   Block,
   EncoderIds,
