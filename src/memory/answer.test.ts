@@ -2,16 +2,11 @@ import { readFileSync } from 'node:fs';
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { answerWithMemory, type AnswerDeps } from './answer.js';
-import { nodeImageResizer } from '../images/node-resize.js';
+import { createMemory, createNoneProvider, createOpenAiProvider, type Memory, type RoundInput } from 'vmem';
+import { nodeImageResizer } from 'vmem/node';
 import { needsVisualDetail } from '../images/visual-question.js';
-import { createMemory } from './memory.js';
-import { createNoneProvider } from '../llm/none.js';
-import { createOpenAiProvider } from '../llm/openai.js';
 import { completionBody, startFakeOpenAiServer, type FakeHandler, type FakeOpenAiServer, type RecordedRequest } from '../llm/testing/fake-openai-server.js';
-import type { Memory } from './types.js';
 import { createHashTextEncoder } from '../testing/hash-encoder.js';
-import type { RoundInput } from '../types.js';
 import { FIXTURE_PHOTOS_DIR } from '../testing/shared-data.js';
 
 const PHOTOS = FIXTURE_PHOTOS_DIR;
@@ -69,17 +64,16 @@ afterEach(async () => {
   server = undefined;
 });
 
+/** A memory as a user builds it: the LLM and the resizer go to `createMemory`, answers come from `memory.answer`. */
 async function setup(options: { handler?: FakeHandler; vision?: boolean; resizer?: boolean; rounds?: RoundInput[] } = {}) {
   server = await startFakeOpenAiServer(options.handler);
-  const memory: Memory = await createMemory({ textEncoder: createHashTextEncoder() });
-  await memory.add(options.rounds ?? conversation());
-  const deps: AnswerDeps = {
+  const memory: Memory = await createMemory({
+    textEncoder: createHashTextEncoder(),
     llm: createOpenAiProvider({ baseUrl: server.url, model: 'vision-test', vision: options.vision ?? true }),
-    retrieve: (query, retrievalOptions) => memory.retrieve(query, retrievalOptions),
-    getImage: (id) => memory.getImage(id),
     ...(options.resizer === false ? {} : { imageResizer: nodeImageResizer }),
-  };
-  return { memory, deps, requests: server.requests };
+  });
+  await memory.add(options.rounds ?? conversation());
+  return { memory, requests: server.requests };
 }
 
 interface SentImage {
@@ -106,8 +100,8 @@ const contextTooLong = { status: 400, body: { error: { message: "This model's ma
 
 describe('answer: pictures for visual questions', () => {
   it('attaches up to 5 retrieved pictures as ≤768 px JPEG data URLs at low detail, the best hit first', async () => {
-    const { deps, requests } = await setup();
-    const result = await answerWithMemory(deps, { text: 'What colour was the sculpture in the garden?' }, {});
+    const { memory, requests } = await setup();
+    const result = await memory.answer({ text: 'What colour was the sculpture in the garden?' }, {});
 
     expect(requests).toHaveLength(1);
     const sent = imagesOf(requests[0]);
@@ -134,8 +128,8 @@ describe('answer: pictures for visual questions', () => {
   });
 
   it('respects maxImages and converts PNG to JPEG', async () => {
-    const { deps, requests } = await setup();
-    const result = await answerWithMemory(deps, { text: 'What was written on the rocket poster?' }, { maxImages: 2 });
+    const { memory, requests } = await setup();
+    const result = await memory.answer({ text: 'What was written on the rocket poster?' }, { maxImages: 2 });
     const sent = imagesOf(requests[0]);
     expect(sent).toHaveLength(2);
     expect(result.attachedImages).toHaveLength(2);
@@ -144,42 +138,44 @@ describe('answer: pictures for visual questions', () => {
   });
 
   it('sends no picture for a question about what was said', async () => {
-    const { deps, requests } = await setup();
-    const result = await answerWithMemory(deps, { text: 'When is my dentist appointment?' }, {});
+    const { memory, requests } = await setup();
+    const result = await memory.answer({ text: 'When is my dentist appointment?' }, {});
     expect(imagesOf(requests[0])).toEqual([]);
     expect(result.attachedImages).toEqual([]);
     expect(result.attachSkipped).toBe('not-visual');
   });
 
   it('attaches pictures when the question asks for a picture, skipping caption-only ones', async () => {
-    const { deps, requests } = await setup();
+    const { memory, requests } = await setup();
     const question = 'Which photo showed the horse on the farm?';
     expect(needsVisualDetail(question)).toBe(false); // attached because the retrieval targets an image
-    const result = await answerWithMemory(deps, { text: question }, {});
+    const result = await memory.answer({ text: question }, {});
     expect(result.retrieval.route.target).toBe('image');
-    expect(imagesOf(requests[0]).length).toBeGreaterThan(0);
+    // The first call asks for a hypothetical caption (the text→image anchor); the second answers.
+    expect(requests).toHaveLength(2);
+    expect(imagesOf(requests[1]).length).toBeGreaterThan(0);
     expect(result.attachedImages.map((ref) => ref.id)).not.toContain('horse');
     expect(result.skippedImages).toContainEqual({ imageId: 'horse', reason: 'no-bytes' });
   });
 
   it('keeps text-only providers unchanged: no image parts at all', async () => {
-    const { deps, requests } = await setup({ vision: false });
-    const result = await answerWithMemory(deps, { text: 'What colour was the sculpture?' }, {});
+    const { memory, requests } = await setup({ vision: false });
+    const result = await memory.answer({ text: 'What colour was the sculpture?' }, {});
     const messages = (requests[0]!.body as { messages: { content: unknown }[] }).messages;
     expect(messages.every((message) => typeof message.content === 'string')).toBe(true);
     expect(result.attachSkipped).toBe('text-only-provider');
   });
 
   it('attaches nothing without a resizer, and says why', async () => {
-    const { deps, requests } = await setup({ resizer: false });
-    const result = await answerWithMemory(deps, { text: 'What colour was the sculpture?' }, {});
+    const { memory, requests } = await setup({ resizer: false });
+    const result = await memory.answer({ text: 'What colour was the sculpture?' }, {});
     expect(imagesOf(requests[0])).toEqual([]);
     expect(result.attachSkipped).toBe('no-resizer');
   });
 
   it('honours attachImages: false', async () => {
-    const { deps, requests } = await setup();
-    const result = await answerWithMemory(deps, { text: 'What colour was the sculpture?' }, { attachImages: false });
+    const { memory, requests } = await setup();
+    const result = await memory.answer({ text: 'What colour was the sculpture?' }, { attachImages: false });
     expect(imagesOf(requests[0])).toEqual([]);
     expect(result.attachSkipped).toBe('disabled');
   });
@@ -190,23 +186,23 @@ describe('answer: pictures for visual questions', () => {
       { id: 'a', user: { text: 'The blue vase', images: [{ id: 'broken', bytes: broken, mimeType: 'image/jpeg' }] } },
       { id: 'b', user: { text: 'The blue vase again', images: [{ id: 'cup', bytes: photo('sk_coffee.jpg'), mimeType: 'image/jpeg' }] } },
     ];
-    const { deps, requests } = await setup({ rounds });
-    const result = await answerWithMemory(deps, { text: 'What colour was the vase?' }, {});
+    const { memory, requests } = await setup({ rounds });
+    const result = await memory.answer({ text: 'What colour was the vase?' }, {});
     expect(result.attachedImages.map((ref) => ref.id)).toEqual(['cup']);
     expect(result.skippedImages).toEqual([{ imageId: 'broken', reason: 'IMAGE_DECODE_FAILED' }]);
     expect(imagesOf(requests[0])).toHaveLength(1);
   });
 
   it('rejects a maxImages that is not a whole number', async () => {
-    const { deps } = await setup();
-    await expect(answerWithMemory(deps, { text: 'What colour?' }, { maxImages: 2.5 })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    const { memory } = await setup();
+    await expect(memory.answer({ text: 'What colour?' }, { maxImages: 2.5 })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
 });
 
 describe('answer: degrading after a context-length rejection', () => {
   it('retries with half the pictures and reports fewer-images', async () => {
-    const { deps, requests } = await setup({ handler: (request) => (imagesOf(request).length > 2 ? contextTooLong : { body: completionBody('It was bronze.') }) });
-    const result = await answerWithMemory(deps, { text: 'What colour was the sculpture in the garden?' }, {});
+    const { memory, requests } = await setup({ handler: (request) => (imagesOf(request).length > 2 ? contextTooLong : { body: completionBody('It was bronze.') }) });
+    const result = await memory.answer({ text: 'What colour was the sculpture in the garden?' }, {});
     expect(requests.map(imagesOf).map((images) => images.length)).toEqual([5, 2]);
     expect(result.answer).toBe('It was bronze.');
     expect(result.degraded).toBe('fewer-images');
@@ -215,8 +211,8 @@ describe('answer: degrading after a context-length rejection', () => {
   });
 
   it('falls back to text only, keeping the retrieval', async () => {
-    const { deps, requests } = await setup({ handler: (request) => (imagesOf(request).length > 0 ? contextTooLong : { body: completionBody('Bronze, I think.') }) });
-    const result = await answerWithMemory(deps, { text: 'What colour was the sculpture in the garden?' }, {});
+    const { memory, requests } = await setup({ handler: (request) => (imagesOf(request).length > 0 ? contextTooLong : { body: completionBody('Bronze, I think.') }) });
+    const result = await memory.answer({ text: 'What colour was the sculpture in the garden?' }, {});
     expect(requests.map(imagesOf).map((images) => images.length)).toEqual([5, 2, 1, 0]);
     expect(result.degraded).toBe('text-only');
     expect(result.attachedImages).toEqual([]);
@@ -225,23 +221,22 @@ describe('answer: degrading after a context-length rejection', () => {
   });
 
   it('rejects with LLM_CONTEXT_LENGTH when even the text alone is too long', async () => {
-    const { deps, requests } = await setup({ handler: () => contextTooLong });
-    await expect(answerWithMemory(deps, { text: 'What colour was the sculpture?' }, {})).rejects.toMatchObject({ code: 'LLM_CONTEXT_LENGTH' });
+    const { memory, requests } = await setup({ handler: () => contextTooLong });
+    await expect(memory.answer({ text: 'What colour was the sculpture?' }, {})).rejects.toMatchObject({ code: 'LLM_CONTEXT_LENGTH' });
     expect(requests).toHaveLength(4);
   });
 
   it('does not retry other errors', async () => {
-    const { deps, requests } = await setup({ handler: () => ({ status: 500, body: { error: { message: 'boom' } } }) });
-    await expect(answerWithMemory(deps, { text: 'What colour was the sculpture?' }, {})).rejects.toMatchObject({ code: 'LLM_HTTP', status: 500 });
+    const { memory, requests } = await setup({ handler: () => ({ status: 500, body: { error: { message: 'boom' } } }) });
+    await expect(memory.answer({ text: 'What colour was the sculpture?' }, {})).rejects.toMatchObject({ code: 'LLM_HTTP', status: 500 });
     expect(requests).toHaveLength(1);
   });
 });
 
 describe('answer: without an LLM', () => {
   it('the none provider still refuses, with advice', async () => {
-    const memory = await createMemory({ textEncoder: createHashTextEncoder() });
+    const memory = await createMemory({ textEncoder: createHashTextEncoder(), llm: createNoneProvider(), imageResizer: nodeImageResizer });
     await memory.add(conversation());
-    const deps: AnswerDeps = { llm: createNoneProvider(), retrieve: (q, o) => memory.retrieve(q, o), getImage: (id) => memory.getImage(id), imageResizer: nodeImageResizer };
-    await expect(answerWithMemory(deps, { text: 'What colour was the sculpture?' }, {})).rejects.toMatchObject({ code: 'LLM_UNAVAILABLE' });
+    await expect(memory.answer({ text: 'What colour was the sculpture?' }, {})).rejects.toMatchObject({ code: 'LLM_UNAVAILABLE' });
   });
 });
