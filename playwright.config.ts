@@ -3,6 +3,7 @@
  * built app (`npm run build:app` first). Serial: the tests share one preview server and 2 cores.
  */
 import { defineConfig } from '@playwright/test';
+import { findChromium } from './scripts/chromium.js';
 
 /**
  * Port of the preview server the tests use (kept apart from `npm start`'s 4173). `VMEM_E2E_PORT`
@@ -12,6 +13,9 @@ export const E2E_PORT = Number(process.env.VMEM_E2E_PORT ?? 4174);
 
 /** Chromium flags for a quiet, offline-friendly headless run (Playwright adds --headless). */
 export const CHROMIUM_ARGS = ['--no-sandbox', '--no-first-run', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** The browser every spec launches (`npm test` makes sure there is one; see scripts/chromium.ts). */
+export const CHROMIUM_PATH = findChromium();
 
 export default defineConfig({
   testDir: 'e2e',
@@ -25,7 +29,7 @@ export default defineConfig({
   outputDir: 'test-results',
   use: {
     baseURL: `http://localhost:${E2E_PORT}`,
-    launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS },
+    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
     trace: 'off',
   },
   webServer: {

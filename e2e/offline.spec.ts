@@ -3,12 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, expect, test } from '@playwright/test';
-import { CHROMIUM_ARGS, E2E_PORT } from '../playwright.config.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, E2E_PORT } from '../playwright.config.js';
 import { ask, loadSample, photo, waitReady } from './helpers.js';
 
 test('offline after the first visit: reload, then text and image retrieval work', async () => {
   const profile = mkdtempSync(join(tmpdir(), 'vmem-e2e-offline-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
     const page = context.pages()[0] ?? (await context.newPage());
     await page.goto(`http://localhost:${E2E_PORT}/`);

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, expect, test, type BrowserContext } from '@playwright/test';
-import { CHROMIUM_ARGS, E2E_PORT } from '../playwright.config.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, E2E_PORT } from '../playwright.config.js';
 import { ask, encoderCalls, loadSample, photo, waitReady } from './helpers.js';
 
 const BASE = `http://localhost:${E2E_PORT}/`;
@@ -14,7 +14,7 @@ const CAT = { text: 'What did my cat look like?' };
 const MOTORCYCLE = { image: photo('sk_motorcycle_right.jpg') };
 
 function launch(profile: string): Promise<BrowserContext> {
-  return chromium.launchPersistentContext(profile, { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, acceptDownloads: true });
+  return chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, acceptDownloads: true });
 }
 
 let profile = '';

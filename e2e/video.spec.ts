@@ -12,14 +12,16 @@ import { join, resolve } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { build } from 'vite';
 
-const ROOT = resolve(import.meta.dirname, '..');
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../playwright.config.js';
 import { PHOTOS } from './helpers.js';
+
+const ROOT = resolve(import.meta.dirname, '..');
 const ORIGIN = 'http://localhost:4199';
 
 test.use({
   launchOptions: {
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--no-first-run', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_ARGS,
   },
 });
 test.setTimeout(180_000);

@@ -5,10 +5,10 @@
  * queries are encoded on WebGPU (one WebGPU start, two queries).
  */
 import { expect, test } from '@playwright/test';
-import { CHROMIUM_ARGS } from '../playwright.config.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../playwright.config.js';
 import { ask, loadSample, photo, waitReady } from './helpers.js';
 
-test.use({ launchOptions: { executablePath: '/usr/bin/chromium', args: [...CHROMIUM_ARGS, '--enable-unsafe-webgpu'] } });
+test.use({ launchOptions: { executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, '--enable-unsafe-webgpu'] } });
 
 const IMAGE_QUERY = { image: photo('sk_motorcycle_right.jpg') };
 const TEXT_QUERY = { text: 'What did my cat look like?' };

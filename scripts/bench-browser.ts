@@ -15,7 +15,7 @@ import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { preview } from 'vite';
-import { CHROMIUM_ARGS } from '../playwright.config.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../playwright.config.js';
 import { APP_OUT_DIR } from '../vite.config.js';
 import { parseDialogueFile } from '../app/dialogue-import.js';
 
@@ -45,7 +45,7 @@ const log = (text: string) => console.error(`bench:browser: ${text}`);
 
 function launch(profile: string): Promise<BrowserContext> {
   return chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
+    executablePath: CHROMIUM_PATH,
     headless: true,
     args: [...CHROMIUM_ARGS, '--enable-precise-memory-info', '--js-flags=--max-old-space-size=8192'],
   });
@@ -218,7 +218,7 @@ try {
   rmSync(profile, { recursive: true, force: true });
 }
 
-const version = spawnSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8' }).stdout.trim();
+const version = spawnSync(CHROMIUM_PATH ?? 'chromium', ['--version'], { encoding: 'utf8' }).stdout.trim();
 console.log(`\nvmem browser benchmark — headless ${version}, ${(await import('node:os')).cpus().length} cores${quick ? ' (quick mode)' : ''}\n`);
 console.log('| measure | result | target | note |\n| --- | --- | --- | --- |');
 for (const row of rows) console.log(`| ${row.measure} | ${row.value} | ${row.target} | ${row.note ?? ''} |`);
