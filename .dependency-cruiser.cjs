@@ -1,0 +1,89 @@
+/**
+ * Which folder may import which (docs/architecture.md explains why). Checked by
+ * src/architecture.test.ts in the unit tests, and by `npx depcruise --config .dependency-cruiser.cjs src app bench`.
+ */
+const ENTRY = '^src/(index|browser|node|hub|internal|ai-sdk|langchain)\\.ts$';
+const TESTS = '(\\.test\\.ts$|/testing/)';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'Modules form layers; a cycle means two modules should be one, or a type should move.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: TESTS },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+    {
+      name: 'core-is-pure',
+      comment: 'The retrieval core (planning, routing, fusion, assembly) sees only the data model and options.',
+      severity: 'error',
+      from: { path: '^src/core/', pathNot: TESTS },
+      to: { pathNot: ['^src/core/', '^src/types\\.ts$', '^src/options\\.ts$'] },
+    },
+    {
+      name: 'lanes-know-only-core-types',
+      comment: 'The lanes index units; they know nothing of storage, encoders, memory or the worker.',
+      severity: 'error',
+      from: { path: '^src/lanes/', pathNot: TESTS },
+      to: { path: '^src/(storage|encoders|memory|worker|llm|describe|adapters|mcp)/' },
+    },
+    {
+      name: 'storage-is-a-port',
+      comment: 'Storage keeps what it is given; it never indexes or encodes.',
+      severity: 'error',
+      from: { path: '^src/storage/', pathNot: TESTS },
+      to: { path: '^src/(lanes|encoders|memory|core|worker|llm|describe|adapters|mcp)/' },
+    },
+    {
+      name: 'encoders-stand-alone',
+      comment: 'Encoders turn bytes into vectors; they know nothing of memories, retrieval or storage.',
+      severity: 'error',
+      from: { path: '^src/encoders/', pathNot: TESTS },
+      to: { path: '^src/(memory|core|lanes|storage|worker|llm|adapters|mcp)/' },
+    },
+    {
+      name: 'worker-hosts-encoders-only',
+      comment: 'The worker hosts encoders (and the describer); the memory runs on the page.',
+      severity: 'error',
+      from: { path: '^src/worker/', pathNot: TESTS },
+      to: { path: '^src/(memory|core|lanes|llm|adapters|mcp)/' },
+    },
+    {
+      name: 'memory-stays-platform-free',
+      comment: 'The memory facade runs in browsers and Node alike: no worker, no browser entry, no Node built-ins.',
+      severity: 'error',
+      from: { path: '^src/memory/', pathNot: TESTS },
+      to: { path: ['^src/worker/', '^src/browser\\.ts$', '^src/node\\.ts$'], dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'library-never-imports-its-users',
+      comment: 'src/ is the package; the demo, the benchmark, the tests and the scripts use it, never the reverse.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^(app|bench|e2e|scripts)/' },
+    },
+    {
+      name: 'users-import-public-entries',
+      comment: 'The demo, the drop-in and the benchmark import the package by its entries, as an app that installed it would.',
+      // A warning while app/ and bench/ move onto the entries; an error once they have.
+      severity: 'warn',
+      from: { path: '^(app|bench)/' },
+      to: { path: '^src/', pathNot: [ENTRY, '^src/testing/'] },
+    },
+    {
+      name: 'main-entry-is-browser-safe',
+      comment: '`vmem` and `vmem/browser` load in a web page: nothing they reach may need Node.',
+      severity: 'error',
+      from: { path: '^src/(index|browser)\\.ts$' },
+      to: { path: '^(node:)?(fs|path|url|os|child_process|worker_threads|http|https|net|crypto|stream|module|zlib|v8|vm)(/|$)', reachable: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+    exclude: { path: ['^dist', 'node_modules'] },
+  },
+};
