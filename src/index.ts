@@ -24,8 +24,9 @@ export { clipToRounds } from './video/clip.js';
 export { openVideoFrames } from './video/browser-frames.js';
 export { DEFAULT_SEGMENT_SECONDS, DEFAULT_FRAMES_PER_SEGMENT } from './video/select.js';
 export { describeImages } from './enrich/describe.js';
-export { MEMORY_TOOLS } from './tools/definitions.js';
-export { runTool } from './tools/run-tool.js';
+export { MEMORY_TOOLS, TOOL_SPECS, READ_TOOLS, DEFAULT_TOOLS, toolDefinitions } from './tools/definitions.js';
+export { runTool, toolError, toolRound } from './tools/run-tool.js';
+export { imageFromDataUrl, isDataUrl } from './tools/image-source.js';
 export { runAgent } from './tools/agent.js';
 
 export type { Memory, AddOptions, AnswerOptions, AnswerResult, AttachSkipReason, RoundPatch, SignalSearch, SkippedImage, TurnPatch, UnitHit } from './memory/types.js';
@@ -34,7 +35,9 @@ export type { ClipOptions, ClipResult, FrameSource } from './video/clip.js';
 export type { VideoFrames, VideoFramesOptions } from './video/browser-frames.js';
 export type { DescribeOptions, DescribeResult, DescribeState, DescribeTarget } from './enrich/describe.js';
 export type { ToolDefinition, MemoryToolName } from './tools/definitions.js';
-export type { AgentOptions, AgentResult, AgentStep } from './tools/agent.js';
+export type { RunToolOptions, ToolImage, ToolMemory, ToolResult, ToolRound } from './tools/run-tool.js';
+export type { ImageSourceResolver } from './tools/image-source.js';
+export type { AgentOptions, AgentResult, AgentStep, AgentToolCall } from './tools/agent.js';
 export type { MemoryOptions, RetrievalOptions } from './options.js';
 export type {
   Block,
@@ -70,7 +73,7 @@ export type {
   UseLiteTextEncoderOptions,
   WasmPaths,
 } from './encoders/index.js';
-export type { LlmProvider, LlmMessage, LlmRequest, LlmImage } from './llm/types.js';
+export type { LlmProvider, LlmMessage, LlmRequest, LlmImage, LlmTool, LlmToolCall, LlmToolMessage, LlmToolRequest, LlmToolReply } from './llm/types.js';
 export type { MemoryStorage, Manifest, RoundRecord, StoredImage } from './storage/types.js';
 export type { VmemErrorCode } from './errors.js';
 export type { OpenAiProviderOptions } from './llm/openai.js';

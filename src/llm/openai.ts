@@ -1,7 +1,7 @@
 import { LlmError, VmemError } from '../errors.js';
 import { httpError, redact } from './openai-errors.js';
-import { readCompletionText, toOpenAiMessages } from './openai-wire.js';
-import type { LlmProvider, LlmRequest } from './types.js';
+import { readCompletionText, readToolReply, toOpenAiMessages, type OpenAiTool } from './openai-wire.js';
+import type { LlmProvider, LlmRequest, LlmToolReply, LlmToolRequest } from './types.js';
 
 /** Options of `createOpenAiProvider`. */
 export interface OpenAiProviderOptions {
@@ -60,7 +60,8 @@ export const DEFAULT_LLM_TIMEOUT_MS = 60_000;
  * An LLM behind any OpenAI-compatible chat-completions endpoint (OpenAI, vLLM, llama.cpp, Ollama…).
  * `complete` rejects with `LlmError`: `LLM_HTTP` (non-2xx or network failure, with `status` when the
  * server answered), `LLM_CONTEXT_LENGTH`, `LLM_TIMEOUT` or `LLM_MALFORMED`. When the caller's
- * `signal` aborts, it rejects with the signal's reason.
+ * `signal` aborts, it rejects with the signal's reason. `completeWithTools` sends `tools` and
+ * `tool_choice` (the model must support tool calling) and rejects the same way.
  * @example
  * const llm = createOpenAiProvider({ baseUrl: 'https://api.openai.com/v1', apiKey, model: 'gpt-4o-mini', vision: true });
  * const text = await llm.complete({ messages: [{ role: 'user', content: 'Hi' }] });
@@ -72,6 +73,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): LlmProvide
     available: true,
     vision: settings.vision,
     complete: (request) => completeOnce(settings, request),
+    completeWithTools: (request) => completeWithToolsOnce(settings, request),
   };
 }
 
@@ -105,12 +107,29 @@ export function normalizeOpenAiProviderOptions(options: OpenAiProviderOptions): 
 }
 
 async function completeOnce(settings: NormalizedOpenAiProviderOptions, request: LlmRequest): Promise<string> {
+  const text = await postChat(settings, request, {});
+  return readCompletionText(text);
+}
+
+async function completeWithToolsOnce(settings: NormalizedOpenAiProviderOptions, request: LlmToolRequest): Promise<LlmToolReply> {
+  const tools = request.tools.map((tool): OpenAiTool => ({ type: 'function', function: tool }));
+  const text = await postChat(settings, request, { tools, tool_choice: request.toolChoice });
+  return readToolReply(text);
+}
+
+/** POSTs one chat-completions request and returns the reply body of a 2xx answer. */
+async function postChat(
+  settings: NormalizedOpenAiProviderOptions,
+  request: LlmRequest | LlmToolRequest,
+  extra: Readonly<Record<string, unknown>>,
+): Promise<string> {
   request.signal?.throwIfAborted();
   const body = JSON.stringify({
     model: settings.model,
     messages: toOpenAiMessages(request.messages, settings.vision),
     temperature: request.temperature === undefined ? 0 : request.temperature,
     max_tokens: request.maxTokens, // Dropped by JSON.stringify when undefined: the server's default applies.
+    ...extra,
   });
   const headers: Record<string, string> = { ...settings.headers, 'Content-Type': 'application/json' };
   if (settings.apiKey !== undefined) headers.Authorization = `Bearer ${settings.apiKey}`;
@@ -130,7 +149,7 @@ async function completeOnce(settings: NormalizedOpenAiProviderOptions, request: 
       throw deadline.translate(error, settings) ?? networkError(error, settings);
     }
     if (!response.ok) throw httpError(response.status, text, settings.endpoint, settings.apiKey);
-    return readCompletionText(text);
+    return text;
   } finally {
     deadline.dispose();
   }

@@ -1,23 +1,31 @@
-/** A minimal agent loop: an OpenAI-compatible model answers a question by calling the memory tools. */
-import { errorCode, LlmError, VmemError } from '../errors.js';
+/**
+ * The dependency-free agent loop: any `LlmProvider` that can call tools answers a question with the
+ * memory tools. For agents built on a framework, use the `vmem/ai-sdk` or `vmem/langchain` tools.
+ */
+import { LlmError, VmemError } from '../errors.js';
 import type { ImageResizer } from '../images/types.js';
 import { formatDate } from '../llm/format-context.js';
-import { normalizeOpenAiProviderOptions, type OpenAiProviderOptions } from '../llm/openai.js';
-import type { OpenAiContentPart } from '../llm/openai-wire.js';
-import { chatWithTools, type WireMessage } from './chat-client.js';
-import { MEMORY_TOOLS } from './definitions.js';
-import { runTool, type ToolImage, type ToolMemory } from './run-tool.js';
+import type { LlmProvider, LlmToolMessage } from '../llm/types.js';
+import { READ_TOOLS, TOOL_SPECS, type MemoryToolName } from './definitions.js';
+import { runTool, toolError, type RunToolOptions, type ToolImage, type ToolMemory } from './run-tool.js';
 
 /** Options of `runAgent`. */
 export interface AgentOptions {
-  /** The OpenAI-compatible server and model; the model must support tool calling. `vision: true` lets it see fetched pictures. */
-  readonly llm: OpenAiProviderOptions;
+  /**
+   * The model; it must be able to call tools (`completeWithTools`), as `createOpenAiProvider` can.
+   * With `vision: true` it also sees the pictures `get_images` fetches.
+   */
+  readonly llm: LlmProvider;
   readonly memory: ToolMemory;
   readonly question: string;
+  /** The tools offered. @default ['recall', 'recall_by_time', 'get_images'] */
+  readonly tools?: readonly MemoryToolName[];
   /** Most model calls; the last one is made with `tool_choice: 'none'` so it must answer. @default 6 */
   readonly maxSteps?: number;
-  /** Shrinks pictures for `get_round_images` (vision models only). @default undefined (captions only) */
+  /** Shrinks pictures for `get_images` (vision models only). @default undefined (captions only) */
   readonly imageResizer?: ImageResizer;
+  /** As in `runTool`: how `recall`'s image and `remember`'s pictures are read. @default data: URLs only */
+  readonly resolveImage?: RunToolOptions['resolveImage'];
   /** Today's date, stated in the system prompt. @default Date.now() */
   readonly today?: number | Date;
   /** Called after each step that ran tools. */
@@ -55,22 +63,27 @@ export interface AgentResult {
 /** Default of `AgentOptions.maxSteps`. */
 export const DEFAULT_AGENT_STEPS = 6;
 
-// Errors in a tool's arguments go back to the model, which can correct itself; anything else stops the loop.
-const MODEL_FIXABLE = new Set(['INVALID_INPUT', 'EMPTY_QUERY', 'TEXT_TOO_LONG', 'UNKNOWN_ROUND', 'UNKNOWN_IMAGE']);
-
 /**
  * Asks the model with the memory tools, runs the tool calls it makes, feeds the results back, and
- * repeats until it answers in text (at most `maxSteps` calls). Pictures fetched by
- * `get_round_images` follow as a user message with `image_url` parts when `llm.vision` is true.
+ * repeats until it answers in text (at most `maxSteps` calls). Pictures fetched by `get_images`
+ * follow as a user message with images when `llm.vision` is true.
  * @example
- * const { answer, steps } = await runAgent({ llm: { baseUrl, apiKey, model: 'gpt-4o-mini' }, memory, question: 'What colour was my bike?' });
+ * const llm = createOpenAiProvider({ baseUrl, apiKey, model: 'gpt-4o-mini' });
+ * const { answer, steps } = await runAgent({ llm, memory, question: 'What colour was my bike?' });
  */
 export async function runAgent(options: AgentOptions): Promise<AgentResult> {
-  const settings = normalizeOpenAiProviderOptions(options.llm);
+  const { llm } = options;
+  if (!llm.completeWithTools) {
+    throw new VmemError('LLM_UNAVAILABLE', `runAgent needs a model that can call tools; the "${llm.kind}" provider cannot. Use createOpenAiProvider with a tool-calling model.`);
+  }
   const maxSteps = options.maxSteps === undefined ? DEFAULT_AGENT_STEPS : options.maxSteps;
   if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new VmemError('INVALID_INPUT', `maxSteps must be a whole number ≥ 1, got ${String(maxSteps)}.`);
-  const resizer = settings.vision ? options.imageResizer : undefined;
-  const messages: WireMessage[] = [
+  const tools = (options.tools ?? READ_TOOLS).map((name) => ({ name, ...TOOL_SPECS[name] }));
+  const toolOptions: RunToolOptions = {
+    ...(llm.vision && options.imageResizer ? { imageResizer: options.imageResizer } : {}),
+    ...(options.resolveImage ? { resolveImage: options.resolveImage } : {}),
+  };
+  const messages: LlmToolMessage[] = [
     { role: 'system', content: systemPrompt(options.today ?? Date.now()) },
     { role: 'user', content: options.question },
   ];
@@ -78,24 +91,31 @@ export async function runAgent(options: AgentOptions): Promise<AgentResult> {
 
   for (let index = 1; index <= maxSteps; index++) {
     const last = index === maxSteps;
-    const reply = await chatWithTools(settings, { messages, tools: MEMORY_TOOLS, toolChoice: last ? 'none' : 'auto', ...(options.signal ? { signal: options.signal } : {}) });
+    const reply = await llm.completeWithTools({ messages, tools, toolChoice: last ? 'none' : 'auto', temperature: 0, ...(options.signal ? { signal: options.signal } : {}) });
     if (reply.toolCalls.length === 0 || last) {
-      if (reply.content === null || reply.content.trim() === '') {
+      if (reply.content.trim() === '') {
         throw new LlmError('LLM_MALFORMED', `The model was still calling tools after ${maxSteps} steps and gave no answer; raise maxSteps or use a model that follows tool_choice "none".`);
       }
       return { answer: reply.content.trim(), steps, forcedFinal: last && steps.length > 0 };
     }
-    messages.push({ role: 'assistant', content: reply.content, tool_calls: reply.toolCalls });
+    messages.push({ role: 'assistant', content: reply.content, toolCalls: reply.toolCalls });
     const calls: AgentToolCall[] = [];
     const pictures: ToolImage[] = [];
     for (const call of reply.toolCalls) {
-      const { args, result, images } = await executeCall(options.memory, call.function.name, call.function.arguments, resizer);
-      messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify(result) });
-      calls.push({ id: call.id, name: call.function.name, arguments: args, result, imageIds: images.map((image) => image.imageId) });
+      const { args, result, images } = await executeCall(options.memory, call.name, call.arguments, toolOptions);
+      messages.push({ role: 'tool', toolCallId: call.id, content: JSON.stringify(result) });
+      calls.push({ id: call.id, name: call.name, arguments: args, result, imageIds: images.map((image) => image.imageId) });
       pictures.push(...images);
     }
     // Tool messages carry text only, so pictures follow as a user message the model can look at.
-    if (pictures.length > 0) messages.push({ role: 'user', content: pictureMessage(pictures) });
+    if (pictures.length > 0) {
+      const order = pictures.map((picture, at) => `picture ${at + 1} is image ${picture.imageId}`).join(', ');
+      messages.push({
+        role: 'user',
+        content: `The pictures fetched by get_images, in order (${order}).`,
+        images: pictures.map((picture) => ({ url: picture.url, detail: 'low' })),
+      });
+    }
     const step = { index, toolCalls: calls };
     steps.push(step);
     options.onStep?.(step);
@@ -103,7 +123,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentResult> {
   throw new LlmError('LLM_MALFORMED', 'The agent loop ended without an answer.'); // Unreachable: the last step returns or throws.
 }
 
-async function executeCall(memory: ToolMemory, name: string, rawArguments: string, resizer: ImageResizer | undefined) {
+async function executeCall(memory: ToolMemory, name: string, rawArguments: string, options: RunToolOptions) {
   let args: unknown;
   try {
     args = rawArguments.trim() === '' ? {} : JSON.parse(rawArguments);
@@ -112,27 +132,17 @@ async function executeCall(memory: ToolMemory, name: string, rawArguments: strin
     return { args: rawArguments, result: { error: { code: 'INVALID_INPUT', message } }, images: [] as ToolImage[] };
   }
   try {
-    const output = await runTool(memory, name, args, resizer ? { imageResizer: resizer } : {});
+    const output = await runTool(memory, name, args, options);
     return { args, result: output.content, images: output.images };
   } catch (error) {
-    const code = errorCode(error);
-    if (code === undefined || !MODEL_FIXABLE.has(code)) throw error;
-    return { args, result: { error: { code, message: (error as Error).message } }, images: [] as ToolImage[] };
+    return { args, result: toolError(error), images: [] as ToolImage[] };
   }
-}
-
-function pictureMessage(pictures: readonly ToolImage[]): OpenAiContentPart[] {
-  const order = pictures.map((picture, index) => `picture ${index + 1} is image ${picture.imageId}`).join(', ');
-  return [
-    { type: 'text', text: `The pictures fetched by get_round_images, in order (${order}).` },
-    ...pictures.map((picture): OpenAiContentPart => ({ type: 'image_url', image_url: { url: picture.url, detail: picture.detail ?? 'low' } })),
-  ];
 }
 
 function systemPrompt(today: number | Date): string {
   return (
     "You are a chat assistant with a long-term memory of the user's earlier conversations, reachable only through tools. " +
-    'Search the memory before answering; use search_memory_by_time for questions about a period, and get_round_images when ' +
+    'Search the memory (recall) before answering; use recall_by_time for questions about a period, and get_images when ' +
     'the answer depends on what a picture shows. Answer from what the tools return only; if they do not hold the answer, ' +
     `say plainly that you don't have it in memory. Be brief. Today is ${formatDate(today)}.`
   );

@@ -1,27 +1,42 @@
 /** Runs one memory tool call and returns small JSON for the model (pictures travel beside it). */
 import type { Memory } from '../memory/types.js';
-import { VmemError } from '../errors.js';
+import { bestPerGroup, reciprocalRankFusion } from '../core/fusion.js';
+import { errorCode, VmemError, type VmemErrorCode } from '../errors.js';
 import { prepareImages } from '../images/attach.js';
 import type { ImageResizer } from '../images/types.js';
-import type { LlmImage } from '../llm/types.js';
-import type { ImageRef, StoredRound } from '../types.js';
-import { imagesOf } from '../types.js';
-import { MAX_TOOL_IMAGES, MAX_TOOL_ROUNDS, type MemoryToolName } from './definitions.js';
+import { imagesOf, type ImageInput, type ImageRef, type StoredRound } from '../types.js';
+import { MAX_TOOL_IMAGES, MAX_TOOL_LIST, MAX_TOOL_ROUNDS, TOOL_SPECS, type MemoryToolName } from './definitions.js';
+import { imageFromDataUrl, type ImageSourceResolver } from './image-source.js';
 
 /** What the tools need from a memory. */
-export type ToolMemory = Pick<Memory, 'retrieve' | 'search' | 'rounds' | 'get' | 'getImage'>;
+export type ToolMemory = Pick<Memory, 'retrieve' | 'search' | 'rounds' | 'get' | 'getImage' | 'add' | 'forget'>;
 
-/** Options of `runTool`. */
+/** Options of `runTool`, and of every adapter built on it. */
 export interface RunToolOptions {
-  /** Shrinks pictures for `get_round_images`; without it only image ids and captions are returned. @default undefined */
+  /** Shrinks pictures for `get_images`; without it only image ids and captions are returned. @default undefined */
   readonly imageResizer?: ImageResizer;
   /** Longest characters of each turn's text in results. @default 300 */
   readonly snippetChars?: number;
+  /**
+   * Turns the image references a model writes (`recall`'s `image`, `remember`'s `images[].source`)
+   * into images, e.g. to map the id of a picture attached to the current chat to its bytes, or to
+   * read a file path. Fetching URLs a model wrote is left to the host on purpose.
+   * @default imageFromDataUrl (base64 data: URLs only)
+   */
+  readonly resolveImage?: ImageSourceResolver;
+  /** Session of the rounds `remember` stores, e.g. the id of the current conversation. @default 'default' */
+  readonly sessionId?: string;
 }
 
 /** A picture returned by a tool, for a vision model; not part of the JSON. */
-export interface ToolImage extends LlmImage {
+export interface ToolImage {
   readonly imageId: string;
+  /** A `data:` URL of the downscaled JPEG. */
+  readonly url: string;
+  /** @example 'image/jpeg' */
+  readonly mimeType: string;
+  /** The same bytes as `url`, base64 without the `data:` prefix (MCP and the AI SDK want it so). */
+  readonly base64: string;
 }
 
 /** A tool's output: `content` is the small JSON the model reads; `images` go to a vision model separately. */
@@ -42,30 +57,38 @@ export interface ToolRound {
   readonly meta?: Readonly<Record<string, string | number | boolean>>;
 }
 
+const TOOL_NAMES = Object.keys(TOOL_SPECS).join(', ');
+
 /**
  * Runs `name` with `args` (the parsed JSON arguments of a tool call). Bad arguments reject with
  * `INVALID_INPUT`, whose message tells the model what to fix; an unknown tool too.
  * @example
- * const { content } = await runTool(memory, 'search_memory', { query: 'violin teacher' });
+ * const { content } = await runTool(memory, 'recall', { query: 'violin teacher' });
  */
 export async function runTool(memory: ToolMemory, name: string, args: unknown, options: RunToolOptions = {}): Promise<ToolResult> {
   const input = asObject(args, name);
   switch (name as MemoryToolName) {
-    case 'search_memory':
-      return { content: await searchMemory(memory, input, options), images: [] };
-    case 'search_memory_by_time':
-      return { content: await searchByTime(memory, input, options), images: [] };
-    case 'get_round_images':
-      return getRoundImages(memory, input, options);
+    case 'recall':
+      return { content: await recall(memory, input, options), images: [] };
+    case 'recall_by_time':
+      return { content: await recallByTime(memory, input, options), images: [] };
+    case 'get_images':
+      return getImages(memory, input, options);
+    case 'remember':
+      return { content: await remember(memory, input, options), images: [] };
+    case 'forget':
+      return { content: await forget(memory, input), images: [] };
     default:
-      throw new VmemError('INVALID_INPUT', `There is no tool "${name}"; use search_memory, search_memory_by_time or get_round_images.`);
+      throw new VmemError('INVALID_INPUT', `There is no tool "${name}"; use one of ${TOOL_NAMES}.`);
   }
 }
 
-async function searchMemory(memory: ToolMemory, input: Record<string, unknown>, options: RunToolOptions) {
-  const query = requiredString(input, 'query', 'search_memory');
+async function recall(memory: ToolMemory, input: Record<string, unknown>, options: RunToolOptions) {
+  const query = requiredString(input, 'query', 'recall');
+  const source = optionalString(input, 'image', 'recall');
   const limit = optionalLimit(input, 'limit', 5, MAX_TOOL_ROUNDS);
-  const result = await memory.retrieve(query, { k: limit, aggregationK: limit, neighbours: 0 });
+  const image = source === undefined ? undefined : await resolveImage(source, options);
+  const result = await memory.retrieve({ text: query, ...(image ? { image } : {}) }, { k: limit, aggregationK: limit, neighbours: 0 });
   const rounds = result.trace
     .filter((entry) => !entry.neighbour)
     .slice(0, limit)
@@ -73,28 +96,32 @@ async function searchMemory(memory: ToolMemory, input: Record<string, unknown>, 
       const round = memory.get(entry.roundId);
       return round ? [toolRound(round, options)] : [];
     });
-  return { query, rounds };
+  return { query, ...(image ? { searchedWithImage: true } : {}), case: result.case, rounds };
 }
 
-async function searchByTime(memory: ToolMemory, input: Record<string, unknown>, options: RunToolOptions) {
-  const from = parseTime(requiredString(input, 'from', 'search_memory_by_time'), 'from');
-  const to = parseTime(requiredString(input, 'to', 'search_memory_by_time'), 'to');
+async function recallByTime(memory: ToolMemory, input: Record<string, unknown>, options: RunToolOptions) {
+  const from = parseTime(requiredString(input, 'from', 'recall_by_time'), 'from');
+  const to = parseTime(requiredString(input, 'to', 'recall_by_time'), 'to');
   if (from > to) throw new VmemError('INVALID_INPUT', '"from" is after "to"; swap them.');
-  const query = input.query === undefined ? undefined : requiredString(input, 'query', 'search_memory_by_time');
+  const query = optionalString(input, 'query', 'recall_by_time');
   const limit = optionalLimit(input, 'limit', 10, MAX_TOOL_ROUNDS);
   const inRange = memory.rounds().filter((round) => round.timestamp >= from && round.timestamp <= to);
   let chosen: StoredRound[];
-  if (query === undefined || query.trim() === '') {
+  if (query === undefined) {
     chosen = inRange.slice(0, limit);
   } else {
     const roundIds = new Set(inRange.map((round) => round.id));
-    const [keyword, meaning] = await Promise.all([
-      memory.search({ signal: 'bm25', text: query, roundIds, limit: limit * 4 }),
-      memory.search({ signal: 'dense', text: query, roundIds, limit: limit * 4 }),
-    ]);
-    chosen = fuseByRound([keyword, meaning])
+    const rankings = await Promise.all(
+      (['bm25', 'dense'] as const).map(async (signal) => ({
+        signal,
+        lane: 'text' as const,
+        weight: 1,
+        candidates: bestPerGroup(await memory.search({ signal, text: query, roundIds, limit: limit * 4 }), (hit) => hit.roundId, limit * 4),
+      })),
+    );
+    chosen = reciprocalRankFusion(rankings, 60)
       .slice(0, limit)
-      .flatMap((roundId) => memory.get(roundId) ?? []);
+      .flatMap((fused) => memory.get(fused.key) ?? []);
   }
   return {
     from: new Date(from).toISOString(),
@@ -105,15 +132,12 @@ async function searchByTime(memory: ToolMemory, input: Record<string, unknown>, 
   };
 }
 
-async function getRoundImages(memory: ToolMemory, input: Record<string, unknown>, options: RunToolOptions): Promise<ToolResult> {
-  const roundIds = input.roundIds;
-  if (!Array.isArray(roundIds) || roundIds.length === 0 || !roundIds.every((id) => typeof id === 'string')) {
-    throw new VmemError('INVALID_INPUT', 'get_round_images needs "roundIds": a non-empty array of round id strings from a search result.');
-  }
+async function getImages(memory: ToolMemory, input: Record<string, unknown>, options: RunToolOptions): Promise<ToolResult> {
+  const roundIds = stringList(input, 'roundIds', 'get_images', 1);
   const max = optionalLimit(input, 'maxImages', 3, MAX_TOOL_IMAGES);
   const unknownRoundIds: string[] = [];
   const refs: ImageRef[] = [];
-  for (const id of roundIds as string[]) {
+  for (const id of roundIds) {
     const round = memory.get(id);
     if (!round) unknownRoundIds.push(id);
     else refs.push(...imagesOf(round));
@@ -135,8 +159,59 @@ async function getRoundImages(memory: ToolMemory, input: Record<string, unknown>
     : 'Pictures cannot be shown here; use the captions.';
   return {
     content: { images, note, ...(unknownRoundIds.length > 0 ? { unknownRoundIds } : {}) },
-    images: prepared.map((item) => ({ ...item.image, imageId: item.ref.id })),
+    images: prepared.map((item) => toolImage(item.ref.id, item.image.url)),
   };
+}
+
+async function remember(memory: ToolMemory, input: Record<string, unknown>, options: RunToolOptions) {
+  const user = optionalString(input, 'user', 'remember');
+  const assistant = optionalString(input, 'assistant', 'remember');
+  const sources = input.images === undefined ? [] : objectList(input, 'images', 'remember');
+  const images = await Promise.all(
+    sources.map(async (item, index): Promise<ImageInput> => {
+      const image = await resolveImage(requiredString(item, 'source', `remember's images[${index}]`), options);
+      const caption = optionalString(item, 'caption', `remember's images[${index}]`);
+      return caption === undefined ? image : { ...image, caption };
+    }),
+  );
+  const [round] = await memory.add({
+    ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
+    user: { ...(user === undefined ? {} : { text: user }), ...(images.length > 0 ? { images } : {}) },
+    ...(assistant === undefined ? {} : { assistant: { text: assistant } }),
+  });
+  return { remembered: toolRound(round!, options) };
+}
+
+async function forget(memory: ToolMemory, input: Record<string, unknown>) {
+  const roundId = requiredString(input, 'roundId', 'forget');
+  await memory.forget(roundId);
+  return { forgotten: roundId };
+}
+
+// Mistakes in a call (bad arguments, an unknown id, an unreadable picture) the model can correct.
+const MODEL_FIXABLE: ReadonlySet<VmemErrorCode> = new Set([
+  'INVALID_INPUT',
+  'EMPTY_QUERY',
+  'EMPTY_ROUND',
+  'TEXT_TOO_LONG',
+  'UNKNOWN_ROUND',
+  'UNKNOWN_IMAGE',
+  'DUPLICATE_ROUND',
+  'UNSUPPORTED_FILE',
+  'IMAGE_DECODE_FAILED',
+]);
+
+/**
+ * The JSON a model gets back when its tool call failed in a way it can correct (bad arguments, an
+ * unknown round, an unreadable picture): `{ error: { code, message } }`. Rethrows anything else
+ * (storage, encoders, a closed memory), which should stop the agent rather than reach the model.
+ * @example
+ * const result = await runTool(memory, name, args).then((output) => output.content, toolError);
+ */
+export function toolError(error: unknown): { readonly error: { readonly code: VmemErrorCode; readonly message: string } } {
+  const code = errorCode(error);
+  if (code === undefined || !MODEL_FIXABLE.has(code)) throw error;
+  return { error: { code, message: (error as Error).message } };
 }
 
 /** A round as small JSON: the date to the minute, each turn's text cut to a snippet. */
@@ -154,23 +229,18 @@ export function toolRound(round: StoredRound, options: RunToolOptions = {}): Too
   };
 }
 
+function toolImage(imageId: string, url: string): ToolImage {
+  const comma = url.indexOf(',');
+  return { imageId, url, mimeType: url.slice('data:'.length, url.indexOf(';')), base64: url.slice(comma + 1) };
+}
+
+function resolveImage(source: string, options: RunToolOptions): Promise<ImageInput> {
+  return (options.resolveImage ?? imageFromDataUrl)(source);
+}
+
 function snippet(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
-}
-
-/** Round ids ranked by reciprocal-rank fusion of unit rankings (κ = 60). */
-function fuseByRound(rankings: readonly { roundId: string }[][]): string[] {
-  const scores = new Map<string, number>();
-  for (const ranking of rankings) {
-    const seen = new Set<string>();
-    for (const hit of ranking) {
-      if (seen.has(hit.roundId)) continue;
-      seen.add(hit.roundId);
-      scores.set(hit.roundId, (scores.get(hit.roundId) ?? 0) + 1 / (60 + seen.size));
-    }
-  }
-  return [...scores.entries()].sort((a, b) => b[1] - a[1]).map(([roundId]) => roundId);
 }
 
 /** Epoch ms of an ISO date or date-time; a bare date as `to` means the end of that day (UTC). */
@@ -194,9 +264,33 @@ function requiredString(input: Record<string, unknown>, key: string, tool: strin
   return value;
 }
 
+/** A string argument that may be left out; an empty one counts as left out. */
+function optionalString(input: Record<string, unknown>, key: string, tool: string): string | undefined {
+  const value = input[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw new VmemError('INVALID_INPUT', `${tool}'s "${key}" must be a string.`);
+  return value.trim() === '' ? undefined : value;
+}
+
 function optionalLimit(input: Record<string, unknown>, key: string, fallback: number, max: number): number {
   const value = input[key];
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw new VmemError('INVALID_INPUT', `"${key}" must be a whole number from 1 to ${max}.`);
   return Math.min(value, max);
+}
+
+function stringList(input: Record<string, unknown>, key: string, tool: string, min: number): string[] {
+  const value = input[key];
+  if (!Array.isArray(value) || value.length < min || value.length > MAX_TOOL_LIST || !value.every((item) => typeof item === 'string')) {
+    throw new VmemError('INVALID_INPUT', `${tool} needs "${key}": an array of ${min} to ${MAX_TOOL_LIST} id strings from a search result.`);
+  }
+  return value as string[];
+}
+
+function objectList(input: Record<string, unknown>, key: string, tool: string): Record<string, unknown>[] {
+  const value = input[key];
+  if (!Array.isArray(value) || value.length > MAX_TOOL_LIST) {
+    throw new VmemError('INVALID_INPUT', `${tool}'s "${key}" must be an array of at most ${MAX_TOOL_LIST} objects.`);
+  }
+  return value.map((item, index) => asObject(item, `${tool}'s ${key}[${index}]`));
 }

@@ -56,6 +56,24 @@ export function completionBody(content: string): Record<string, unknown> {
   };
 }
 
+/** A chat-completion response body in which the model calls one tool with `args` (sent as JSON text). */
+export function toolCallBody(callId: string, name: string, args: unknown): Record<string, unknown> {
+  return {
+    id: 'chatcmpl-tools',
+    object: 'chat.completion',
+    created: 0,
+    model: 'fake-model',
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: null, tool_calls: [{ id: callId, type: 'function', function: { name, arguments: JSON.stringify(args) } }] },
+        finish_reason: 'tool_calls',
+      },
+    ],
+    usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+  };
+}
+
 /**
  * Starts the server on 127.0.0.1 with a free port. Close it in `afterEach`.
  * @example
