@@ -14,7 +14,7 @@ import { MAX_WASM_THREADS } from './src/worker/protocol.js';
  */
 export const VMEM_ENTRY_ALIASES = [
   { find: /^vmem$/, replacement: resolve(import.meta.dirname, 'src/index.ts') },
-  { find: /^vmem\/(browser|node|hub|internal)$/, replacement: resolve(import.meta.dirname, 'src/$1.ts') },
+  { find: /^vmem\/(browser|node|hub|internal|ai-sdk|langchain)$/, replacement: resolve(import.meta.dirname, 'src/$1.ts') },
 ];
 
 /** Where `vite build` writes the app, and where `vite preview` serves it from. */
