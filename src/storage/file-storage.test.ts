@@ -31,6 +31,13 @@ async function openMemory(dir: string, encoder = createHashTextEncoder()) {
   return createMemory({ textEncoder: encoder, storage: await createFileStorage(dir) });
 }
 
+/** Opens the folder, adds fixture rounds `first`… in one call, and closes it again. */
+async function addRounds(dir: string, first: number, count: number, photos: boolean): Promise<void> {
+  const memory = await openMemory(dir);
+  await memory.add(fixtureRounds(first, count, photos));
+  await memory.close();
+}
+
 /** Starts the child script; resolves once it printed `line`. */
 function startChild(args: string[], line: string): Promise<ChildProcessWithoutNullStreams> {
   const proc = spawn(process.execPath, ['--import', 'tsx', CHILD, ...args], { cwd: REPO });
@@ -137,9 +144,7 @@ describe('createFileStorage', () => {
 
   it('a process killed while writing pictures of a large add leaves the memory consistent', async () => {
     const dir = await freshDir();
-    const seed = await openMemory(dir);
-    await seed.add(fixtureRounds(0, 20, true));
-    await seed.close();
+    await addRounds(dir, 0, 20, true);
 
     const writer = await startChild(['add', dir, '20', '600', 'photos'], 'open');
     // Kill it once the large add's pictures are being written, before its log frame commits them.
@@ -147,19 +152,14 @@ describe('createFileStorage', () => {
     writer.kill('SIGKILL');
     await exited(writer);
 
-    const kept = await wholeRounds(dir, true);
-    expect(kept).toEqual(ids(0, 20));
-    const memory = await openMemory(dir);
-    await memory.add(fixtureRounds(20, 5, true));
-    await memory.close();
+    expect(await wholeRounds(dir, true)).toEqual(ids(0, 20));
+    await addRounds(dir, 20, 5, true);
     expect(await wholeRounds(dir, true)).toEqual(ids(0, 25));
   });
 
   it('a process killed while appending a large add keeps all of that add or none of it', async () => {
     const dir = await freshDir();
-    const seed = await openMemory(dir);
-    await seed.add(fixtureRounds(0, 50, false));
-    await seed.close();
+    await addRounds(dir, 0, 50, false);
     const committed = (await stat(join(dir, 'rounds.log'))).size;
 
     const writer = await startChild(['add', dir, '50', '20000', 'text'], 'open');
@@ -173,13 +173,9 @@ describe('createFileStorage', () => {
 
   it('drops a torn last write wherever it was cut, and keeps writing after it', async () => {
     const dir = await freshDir();
-    const memory = await openMemory(dir);
-    await memory.add(fixtureRounds(0, 10, false));
-    await memory.close();
+    await addRounds(dir, 0, 10, false);
     const committed = (await stat(join(dir, 'rounds.log'))).size;
-    const more = await openMemory(dir);
-    await more.add(fixtureRounds(10, 10, false));
-    await more.close();
+    await addRounds(dir, 10, 10, false);
     const full = (await stat(join(dir, 'rounds.log'))).size;
 
     for (const cut of [committed + 1, committed + 15, committed + 16, committed + 200, full - 1]) {
@@ -196,18 +192,14 @@ describe('createFileStorage', () => {
     bytes.fill(0, committed);
     await writeFile(join(zeroed, 'rounds.log'), bytes);
     expect(await wholeRounds(zeroed, false)).toEqual(ids(0, 10));
-    const after = await openMemory(zeroed);
-    await after.add(fixtureRounds(10, 3, false));
-    await after.close();
+    await addRounds(zeroed, 10, 3, false);
     expect(await wholeRounds(zeroed, false)).toEqual(ids(0, 13));
   });
 
   it('refuses a log damaged in the middle, which no crash can cause', async () => {
     const dir = await freshDir();
-    const memory = await openMemory(dir);
-    await memory.add(fixtureRounds(0, 10, false));
-    await memory.add(fixtureRounds(10, 10, false));
-    await memory.close();
+    await addRounds(dir, 0, 10, false);
+    await addRounds(dir, 10, 10, false);
     const bytes = await readFile(join(dir, 'rounds.log'));
     bytes[100]! ^= 0xff;
     await writeFile(join(dir, 'rounds.log'), bytes);
