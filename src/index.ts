@@ -25,8 +25,8 @@ export { openVideoFrames } from './video/browser-frames.js';
 export { DEFAULT_SEGMENT_SECONDS, DEFAULT_FRAMES_PER_SEGMENT } from './video/select.js';
 export { describeImages } from './enrich/describe.js';
 export { MEMORY_TOOLS, TOOL_SPECS, READ_TOOLS, DEFAULT_TOOLS, toolDefinitions } from './tools/definitions.js';
-export { runTool, toolError, toolRound } from './tools/run-tool.js';
-export { imageFromDataUrl, isDataUrl } from './tools/image-source.js';
+export { runTool, toolError } from './tools/run-tool.js';
+export { imageFromDataUrl } from './tools/image-source.js';
 export { runAgent } from './tools/agent.js';
 
 export type { Memory, AddOptions, AnswerOptions, AnswerResult, AttachSkipReason, RoundPatch, SignalSearch, SkippedImage, TurnPatch, UnitHit } from './memory/types.js';

@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { imageFromDataUrl, isDataUrl, VmemError, type ImageInput, type ImageSourceResolver } from 'vmem';
+import { imageFromDataUrl, VmemError, type ImageInput, type ImageSourceResolver } from 'vmem';
 
 const MIME_BY_EXTENSION: Readonly<Record<string, string>> = {
   '.jpg': 'image/jpeg',
@@ -19,7 +19,7 @@ const MIME_BY_EXTENSION: Readonly<Record<string, string>> = {
  */
 export function imageFileResolver(baseDir: string): ImageSourceResolver {
   return async (source: string): Promise<ImageInput> => {
-    if (isDataUrl(source)) return imageFromDataUrl(source);
+    if (/^\s*data:/i.test(source)) return imageFromDataUrl(source);
     const path = source.startsWith('file:') ? fileURLToPath(source) : resolve(baseDir, source);
     try {
       const bytes = new Uint8Array(await readFile(path));

@@ -10,11 +10,6 @@ export type ImageSourceResolver = (source: string) => Promise<ImageInput>;
 
 const DATA_URL = /^data:([\w.+-]+\/[\w.+-]+)?((?:;[\w-]+=[^;,]*)*);base64,([A-Za-z0-9+/=\s]*)$/;
 
-/** True when `source` is a `data:` URL (of any kind). */
-export function isDataUrl(source: string): boolean {
-  return source.trimStart().slice(0, 5).toLowerCase() === 'data:';
-}
-
 /**
  * The image in a base64 `data:` URL. Rejects anything else with `INVALID_INPUT`.
  * @example await imageFromDataUrl('data:image/png;base64,iVBORw0…') // { bytes, mimeType: 'image/png' }

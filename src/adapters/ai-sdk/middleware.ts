@@ -1,6 +1,8 @@
 /** A language-model middleware that retrieves from memory before each call and adds what it found. */
 import type { LanguageModelMiddleware } from 'ai';
-import { imageFromDataUrl, prompts, type ImageInput, type Memory, type RetrievalOptions, type RetrievalResult } from 'vmem';
+import { imageFromDataUrl, type ImageInput, type Memory, type RetrievalOptions, type RetrievalResult } from 'vmem';
+// Not (yet) a public export of `vmem`: the block formatter answers use.
+import { formatContext } from '../../llm/format-context.js';
 
 type CallOptions = Parameters<NonNullable<LanguageModelMiddleware['transformParams']>>[0]['params'];
 type PromptMessage = CallOptions['prompt'][number];
@@ -46,7 +48,7 @@ export function memoryMiddleware(memory: Pick<Memory, 'retrieve'>, options: Memo
       if (last?.key !== key) {
         const result = await memory.retrieve(query, options.retrieval);
         options.onRetrieval?.(result);
-        last = { key, context: prompts.formatContext(result.blocks, options.timeZone === undefined ? {} : { timeZone: options.timeZone }) };
+        last = { key, context: formatContext(result.blocks, options.timeZone === undefined ? {} : { timeZone: options.timeZone }) };
       }
       const message: PromptMessage = { role: 'system', content: `${MEMORY_CONTEXT_HEADER}\n\n${last.context}` };
       // Some providers take system messages only at the start, so it goes after the leading ones.

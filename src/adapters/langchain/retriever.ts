@@ -2,7 +2,9 @@
 import type { CallbackManagerForRetrieverRun } from '@langchain/core/callbacks/manager';
 import { Document } from '@langchain/core/documents';
 import { BaseRetriever, type BaseRetrieverInput } from '@langchain/core/retrievers';
-import { prompts, type ImageRef, type Memory, type RetrievalCase, type RetrievalOptions } from 'vmem';
+import type { ImageRef, Memory, RetrievalCase, RetrievalOptions } from 'vmem';
+// Not (yet) a public export of `vmem`: the block formatter answers use.
+import { formatContext } from '../../llm/format-context.js';
 
 /** What each document's `metadata` holds. */
 export interface VmemDocumentMetadata {
@@ -63,7 +65,7 @@ export class VmemRetriever extends BaseRetriever<VmemDocumentMetadata> {
     return ordered.flatMap((entry) => {
       const round = this.memory.get(entry.roundId);
       if (!round) return [];
-      const pageContent = prompts.formatContext([{ sessionId: round.sessionId, rounds: [round] }], this.timeZone === undefined ? {} : { timeZone: this.timeZone });
+      const pageContent = formatContext([{ sessionId: round.sessionId, rounds: [round] }], this.timeZone === undefined ? {} : { timeZone: this.timeZone });
       const metadata: VmemDocumentMetadata = {
         roundId: round.id,
         sessionId: round.sessionId,
