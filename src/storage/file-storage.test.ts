@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { cp, mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -206,6 +206,23 @@ describe('createFileStorage', () => {
     await expect(createFileStorage(dir)).rejects.toMatchObject({ code: 'STORAGE_FAILED', message: expect.stringContaining('damaged at byte 0') });
     // The refusal released the lock: nothing is left holding the folder.
     await expect(readFile(join(dir, 'LOCK'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('refuses a folder that is not a memory, and never deletes files it did not write', async () => {
+    const dir = await freshDir();
+    await mkdir(join(dir, 'images'));
+    await writeFile(join(dir, 'images', 'holiday.jpg'), 'my own picture');
+    await writeFile(join(dir, 'notes.tmp'), 'my own notes');
+    await expect(createFileStorage(dir)).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('not a vmem memory folder') });
+    expect(await readdir(join(dir, 'images'))).toEqual(['holiday.jpg']);
+
+    const memory = await freshDir();
+    await addRounds(memory, 0, 3, true);
+    await writeFile(join(memory, 'images', 'holiday.jpg'), 'my own picture');
+    await writeFile(join(memory, 'notes.tmp'), 'my own notes');
+    await addRounds(memory, 3, 1, true);
+    expect(await readFile(join(memory, 'images', 'holiday.jpg'), 'utf8')).toBe('my own picture');
+    expect(await readFile(join(memory, 'notes.tmp'), 'utf8')).toBe('my own notes');
   });
 
   it('compacts a log mostly made of forgotten rounds when it opens', async () => {

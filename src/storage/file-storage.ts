@@ -12,19 +12,22 @@
  * Opening reads the log once and hands its vectors to `loadAll`, so nothing is re-encoded.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, unlink, writeFile, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { VmemError, isVmemError } from '../errors.js';
 import type { StoredRound, StoredUnit } from '../types.js';
 import { createSerialQueue } from '../util/serial-queue.js';
 import { crc32, deleteFrame, putFrame, replayLog, type ImageEntry, type LoggedRound, type Replay } from './file-storage-log.js';
-import { acquireWriterLock, isCode, type WriterLock } from './file-storage-lock.js';
+import { acquireWriterLock, isCode, LOCK_FILE, type WriterLock } from './file-storage-lock.js';
 import type { Manifest, MemoryStorage, RoundRecord, StoredImage } from './types.js';
 
 const LOG_FILE = 'rounds.log';
 const MANIFEST_FILE = 'manifest.json';
 const IMAGES_DIR = 'images';
 const TEMP_SUFFIX = '.tmp';
+/** Names this store writes, and only these are ever deleted: image files and temporary files. */
+const IMAGE_FILE = /^[0-9a-f]{32}-[0-9a-f]{8}-\d+(\.\d+\.tmp)?$/;
+const ROOT_TEMP_FILE = /^(rounds\.log|manifest\.json)\.\d+\.tmp$/;
 /** Rounds per frame when the log is rewritten compactly. */
 const COMPACT_FRAME_ROUNDS = 256;
 /** Opening rewrites the log when replaced and deleted rounds take more room than this and than the live ones. */
@@ -49,6 +52,7 @@ export interface FileMemoryStorage extends MemoryStorage {
 export async function createFileStorage(dir: string): Promise<FileMemoryStorage> {
   if (typeof dir !== 'string' || dir.trim() === '') throw new VmemError('INVALID_INPUT', 'createFileStorage needs the path of a folder, e.g. "./my-memory".');
   const root = resolve(dir);
+  await assertMemoryFolder(root);
   await io(`creating ${root}`, () => mkdir(join(root, IMAGES_DIR), { recursive: true }));
   const lock = await acquireWriterLock(root);
   try {
@@ -95,15 +99,34 @@ async function openLog(root: string): Promise<{ replay: Replay; size: number }> 
   return { replay, size };
 }
 
+/**
+ * Refuses a folder that holds anything but a memory: opening deletes unreferenced files in
+ * `images/`, which must never be someone's own pictures.
+ */
+async function assertMemoryFolder(root: string): Promise<void> {
+  const names = await readdir(root).catch((error: unknown): string[] => {
+    if (isCode(error, 'ENOENT')) return [];
+    throw toStorageError(error, `reading ${root}`);
+  });
+  const ours = (name: string) => name === LOG_FILE || name === MANIFEST_FILE || name === IMAGES_DIR || name.startsWith(LOCK_FILE) || ROOT_TEMP_FILE.test(name);
+  const foreign = names.filter((name) => !ours(name));
+  if (!names.includes(LOG_FILE) && foreign.length > 0) {
+    throw new VmemError(
+      'INVALID_INPUT',
+      `${root} is not a vmem memory folder (it holds ${foreign.slice(0, 3).join(', ')}${foreign.length > 3 ? ', …' : ''}); give an empty or new folder.`,
+    );
+  }
+}
+
 /** Deletes image files no live round refers to, and temporary files of writes that never finished. */
 async function removeLeftovers(root: string, replay: Replay): Promise<void> {
   const referenced = new Set([...replay.rounds.values()].flatMap((logged) => logged.images.map((image) => image.file)));
   const imagesDir = join(root, IMAGES_DIR);
   for (const name of await io(`listing ${imagesDir}`, () => readdir(imagesDir))) {
-    if (!referenced.has(name)) await io(`removing ${name}`, () => rm(join(imagesDir, name), { force: true }));
+    if (IMAGE_FILE.test(name) && !referenced.has(name)) await io(`removing ${name}`, () => rm(join(imagesDir, name), { force: true }));
   }
   for (const name of await io(`listing ${root}`, () => readdir(root))) {
-    if (name.endsWith(TEMP_SUFFIX)) await io(`removing ${name}`, () => rm(join(root, name), { force: true }));
+    if (ROOT_TEMP_FILE.test(name)) await io(`removing ${name}`, () => rm(join(root, name), { force: true }));
   }
 }
 
