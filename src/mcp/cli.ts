@@ -7,11 +7,9 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createMemory, isVmemError } from 'vmem';
 import { createFileStorage, createNodeEmbeddedEncoders, nodeImageResizer } from 'vmem/node';
 import { imageFileResolver } from './image-files.js';
-import { createMcpServer } from './server.js';
 
 const USAGE = `Usage: vmem-mcp --dir <folder> [--session <id>]
 
@@ -19,6 +17,24 @@ Serves a vmem long-term memory over MCP on stdin/stdout.
   --dir <folder>    where the memory is kept (created if missing); one server per folder
   --session <id>    session id of the rounds "remember" stores (default: mcp)
   --help            show this help`;
+
+/** The MCP SDK and zod are optional peers of vmem: only this server needs them. */
+const MISSING_PEERS = `vmem-mcp needs @modelcontextprotocol/sdk and zod beside vmem. Run it as
+  npx -y -p vmem -p @modelcontextprotocol/sdk -p zod vmem-mcp --dir <folder>
+or install them: npm install @modelcontextprotocol/sdk zod`;
+
+async function loadServer() {
+  try {
+    const [{ StdioServerTransport }, { createMcpServer }] = await Promise.all([import('@modelcontextprotocol/sdk/server/stdio.js'), import('./server.js')]);
+    return { StdioServerTransport, createMcpServer };
+  } catch (error) {
+    if ((error as { code?: string })?.code === 'ERR_MODULE_NOT_FOUND') {
+      process.stderr.write(`${MISSING_PEERS}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { dir: { type: 'string' }, session: { type: 'string' }, help: { type: 'boolean' } } });
@@ -31,6 +47,7 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
+  const { StdioServerTransport, createMcpServer } = await loadServer();
   const { version } = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
   const { text, image } = createNodeEmbeddedEncoders();
   const memory = await createMemory({ textEncoder: text, imageEncoder: image, storage: await createFileStorage(values.dir), imageResizer: nodeImageResizer });
