@@ -1,5 +1,5 @@
 /** The page's `role="alert"` region: typed, readable errors that never wipe what the user typed. */
-import { errorCode } from '../src/errors.js';
+import { errorCode } from 'vmem';
 import { el } from './dom.js';
 
 /** A button offered next to an error, e.g. "Re-encode now". */

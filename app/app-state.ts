@@ -1,18 +1,30 @@
 /**
  * The app's moving parts in one place: the encoder worker, the open memory, the LLM, and the
  * progress they report. Panes read from it and call its verbs; it never touches pane DOM.
+ * Everything goes through the package's public entries, as in any app built on vmem.
  */
-import type { Memory } from '../src/memory/types.js';
-import type { ProgressUnit, VmemProgress } from '../src/progress.js';
-import { VmemError } from '../src/errors.js';
-import type { LlmProvider } from '../src/llm/types.js';
-import { deleteMemory, listMemories } from '../src/storage/idb.js';
-import { chooseWasmThreads, type EncoderCallCounts } from '../src/worker/protocol.js';
-import { startEncoders, type StartedEncoders } from '../src/worker/start.js';
+import { VmemError, type LlmProvider, type ProgressUnit, type VmemProgress } from 'vmem';
+import {
+  deleteMemory,
+  listMemories,
+  openMemory,
+  startBrowserEncoders,
+  type BrowserEncoders,
+  type BrowserMemory,
+  type EncoderCallCounts,
+  type RemoteChange,
+} from 'vmem/browser';
 import { createImageUrls, type ImageUrls } from './image-urls.js';
 import { createLlm } from './llm.js';
-import { openMemorySession, type MemorySession } from './session.js';
 import { rememberMemoryName, saveSettings, type AppSettings } from './settings.js';
+
+/** The open memory, and how long opening it took. */
+export interface MemorySession {
+  readonly name: string;
+  readonly memory: BrowserMemory;
+  /** Milliseconds to open: read stored vectors and rebuild the indexes. */
+  readonly openMs: number;
+}
 
 /** What the app tells its views. */
 export interface AppEvents {
@@ -21,24 +33,16 @@ export interface AppEvents {
   /** Rounds encoded over rounds to store; undefined when done. */
   ingestProgress(fraction: number | undefined, text: string): void;
   /** The encoders (re)started; `engine` says on which backend and why. */
-  engineChanged(engine: StartedEncoders): void;
-  /** A memory was opened (or reopened after another tab changed it). */
+  engineChanged(engine: BrowserEncoders): void;
+  /** A memory was opened (or reloaded after another tab changed it). */
   memoryChanged(session: MemorySession): void;
   notice(text: string): void;
   error(error: unknown, retry?: { label: string; run(): void }): void;
 }
 
-/** Options of `createAppState`. */
-export interface AppStateOptions {
-  readonly createWorker: () => Worker;
-  /** Folder that holds `models/` (the app's own origin). */
-  readonly assetBase: string;
-  readonly events: AppEvents;
-}
-
 /** The app's state and verbs. */
 export class AppState {
-  engine: StartedEncoders | undefined;
+  engine: BrowserEncoders | undefined;
   session: MemorySession | undefined;
   settings: AppSettings;
   llm: LlmProvider | undefined;
@@ -46,7 +50,7 @@ export class AppState {
   private readonly modelFiles = new Map<string, { loaded: number; total: number; unit: ProgressUnit }>();
 
   constructor(
-    private readonly options: AppStateOptions,
+    private readonly events: AppEvents,
     settings: AppSettings,
   ) {
     this.settings = settings;
@@ -54,32 +58,28 @@ export class AppState {
   }
 
   /** The open memory; throws `CLOSED` while none is open (e.g. during a switch). */
-  get memory(): Memory {
+  get memory(): BrowserMemory {
     if (!this.session) throw new VmemError('CLOSED', 'No memory is open yet; wait for the models to load.');
     return this.session.memory;
   }
 
-  /** Starts (or restarts) the encoder worker with the current settings. */
-  async startEngine(): Promise<StartedEncoders> {
-    this.engine?.client.terminate();
+  /** Starts (or restarts) the encoder worker with the current settings; every memory shares it. */
+  async startEngine(): Promise<BrowserEncoders> {
+    this.engine?.terminate();
     this.engine = undefined;
     this.modelFiles.clear();
-    const threads = chooseWasmThreads(globalThis.crossOriginIsolated === true, navigator.hardwareConcurrency || 1);
-    const engine = await startEncoders({
-      createWorker: this.options.createWorker,
+    const engine = await startBrowserEncoders({
       encoders: this.settings.encoders,
       backend: this.settings.backend,
-      assetBase: this.options.assetBase,
-      threads,
       onProgress: (event) => this.onModelProgress(event),
     });
-    this.options.events.modelProgress(undefined, '');
+    this.events.modelProgress(undefined, '');
     this.engine = engine;
-    void engine.client.stopped.then((reason) => {
+    void engine.stopped.then((reason) => {
       if (this.engine !== engine) return;
-      this.options.events.error(reason, { label: 'Restart the encoders', run: () => void this.restart() });
+      this.events.error(reason, { label: 'Restart the encoders', run: () => void this.restart() });
     });
-    this.options.events.engineChanged(engine);
+    this.events.engineChanged(engine);
     return engine;
   }
 
@@ -89,17 +89,18 @@ export class AppState {
     if (!engine) throw new VmemError('CLOSED', 'The encoders are not running; reload the page.');
     await this.closeMemory();
     this.llm = createLlm(this.settings.llm, (event) => this.onModelProgress(event));
-    const session = await openMemorySession({
-      name,
-      encoders: engine.client,
+    const started = performance.now();
+    const memory = await openMemory(name, {
+      encoders: engine,
       llm: this.llm,
-      reindex,
+      onEncoderMismatch: reindex ? 'reindex' : 'error',
       onProgress: (event) => this.onIngestProgress(event),
-      onRemoteChange: (change) => void this.onRemoteChange(name, change.type),
+      onRemoteChange: (change) => void this.onRemoteChange(name, change),
     });
+    const session: MemorySession = { name, memory, openMs: performance.now() - started };
     this.session = session;
     rememberMemoryName(name);
-    this.options.events.memoryChanged(session);
+    this.events.memoryChanged(session);
     return session;
   }
 
@@ -107,7 +108,7 @@ export class AppState {
     const session = this.session;
     this.session = undefined;
     this.images.reset();
-    await session?.close();
+    await session?.memory.close();
   }
 
   /** Deletes the current memory and opens `next`. */
@@ -141,7 +142,7 @@ export class AppState {
 
   async encoderCalls(): Promise<EncoderCallCounts> {
     if (!this.engine) throw new VmemError('CLOSED', 'The encoders are not running.');
-    return this.engine.client.counts();
+    return this.engine.counts();
   }
 
   private async restart(): Promise<void> {
@@ -151,20 +152,24 @@ export class AppState {
     await this.openMemory(name);
   }
 
-  private async onRemoteChange(name: string, type: 'written' | 'deleted'): Promise<void> {
-    if (this.session?.name !== name && this.session !== undefined) return;
+  /** The memory reloads itself after another tab's write; a deleted or broken one is replaced. */
+  private async onRemoteChange(name: string, change: RemoteChange): Promise<void> {
+    const session = this.session;
+    if (session?.name !== name) return;
+    if (change.type === 'reloaded') {
+      this.images.reset();
+      this.events.memoryChanged(session);
+      this.events.notice(`Memory "${name}" was updated in another tab; reloaded it.`);
+      return;
+    }
     this.session = undefined;
     this.images.reset();
+    if (change.type === 'closed') this.events.error(change.error);
     try {
-      if (type === 'deleted') {
-        this.options.events.notice(`Memory "${name}" was deleted in another tab; opened "default".`);
-        await this.openMemory('default');
-      } else {
-        await this.openMemory(name);
-        this.options.events.notice(`Memory "${name}" was updated in another tab; reloaded it.`);
-      }
+      if (change.type === 'deleted') this.events.notice(`Memory "${name}" was deleted in another tab; opened "default".`);
+      await this.openMemory('default');
     } catch (error) {
-      this.options.events.error(error);
+      this.events.error(error);
     }
   }
 
@@ -177,15 +182,15 @@ export class AppState {
     );
     const fractions = [...this.modelFiles.values()].map(({ loaded, total }) => (total > 0 ? loaded / total : 0));
     const fraction = fractions.reduce((sum, value) => sum + value, 0) / fractions.length;
-    this.options.events.modelProgress(fraction, `Loading models: ${parts.join(', ')}`);
+    this.events.modelProgress(fraction, `Loading models: ${parts.join(', ')}`);
   }
 
   private onIngestProgress(event: VmemProgress): void {
     if (event.status === 'progress') {
       const label = event.task === 'reindex' ? 'Re-encoding' : 'Encoding';
-      this.options.events.ingestProgress(event.loaded / Math.max(1, event.total), `${label} rounds: ${event.loaded} of ${event.total}`);
+      this.events.ingestProgress(event.loaded / Math.max(1, event.total), `${label} rounds: ${event.loaded} of ${event.total}`);
     } else if (event.status === 'done') {
-      this.options.events.ingestProgress(undefined, '');
+      this.events.ingestProgress(undefined, '');
     }
   }
 }

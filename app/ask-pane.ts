@@ -1,5 +1,5 @@
 /** The "Ask memory" pane: a question with an optional image; shows route, blocks and trace. */
-import type { Query } from '../src/types.js';
+import type { Query } from 'vmem';
 import type { AppState } from './app-state.js';
 import type { Act } from './chat-pane.js';
 import { byId } from './dom.js';

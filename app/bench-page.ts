@@ -4,10 +4,8 @@
  * `scripts/bench-browser.ts` drives it through `window.__bench`.
  */
 import { create, insertMultiple, search, type AnyOrama } from '@orama/orama';
-import type { Memory } from '../src/memory/types.js';
-import { createMemory } from '../src/memory/memory.js';
-import { createIdbStorage, deleteMemory, listMemories } from '../src/storage/idb.js';
-import { createInMemoryStorage } from '../src/storage/memory-storage.js';
+import { createMemory, type Memory } from 'vmem';
+import { deleteMemory, listMemories, openMemory } from 'vmem/browser';
 import { randomSentence, seededRandom, syntheticImageEncoder, syntheticRounds, syntheticTextEncoder } from '../src/testing/synthetic-rounds.js';
 
 /** Latency summary of a series of calls. */
@@ -44,7 +42,7 @@ const bench = {
   /** Builds an in-memory vmem memory of `rounds` synthetic rounds and times `queryCount` text retrievals. */
   async vmemScale(rounds: number, queryCount: number) {
     held = {};
-    const memory = await createMemory({ textEncoder, imageEncoder, storage: createInMemoryStorage(), retrieval: { llmAnchors: false } });
+    const memory = await createMemory({ textEncoder, imageEncoder, retrieval: { llmAnchors: false } });
     const buildMs = await fill(memory, rounds);
     const times: number[] = [];
     for (const text of queries(queryCount)) {
@@ -99,33 +97,28 @@ const bench = {
 
   /**
    * Writes a persisted memory of `rounds` rounds (once), closes it, and times reopening it `times`
-   * times: until `createMemory` returns, and until the first retrieval after it is done (what a
-   * user waits for; it includes any index work left to the background), plus reading IndexedDB alone.
+   * times: until `openMemory` returns, and until the first retrieval after it is done (what a user
+   * waits for; it includes any index work left to the background).
    */
   async persistedOpen(rounds: number, times: number) {
     const name = `bench-open-${rounds}`;
+    const encoders = { textEncoder, imageEncoder };
     let writeMs: number | undefined;
     if (!(await listMemories()).includes(name)) {
       const started = performance.now();
-      const memory = await createMemory({ textEncoder, imageEncoder, storage: await createIdbStorage(name) });
+      const memory = await openMemory(name, { encoders });
       await fill(memory, rounds);
       await memory.close();
       writeMs = performance.now() - started;
     }
     const question = queries(1)[0]!;
-    const reads: number[] = [];
     const opens: number[] = [];
     const firstRetrievals: number[] = [];
     const warmRetrievals: number[] = [];
     let firstTop: string | undefined;
     for (let i = 0; i < times; i++) {
-      const storage = await createIdbStorage(name);
-      const readStarted = performance.now();
-      await storage.loadAll();
-      reads.push(performance.now() - readStarted);
-      await storage.close();
       const started = performance.now();
-      const memory = await createMemory({ textEncoder, imageEncoder, storage: await createIdbStorage(name), retrieval: { llmAnchors: false } });
+      const memory = await openMemory(name, { encoders, retrieval: { llmAnchors: false } });
       opens.push(performance.now() - started);
       const result = await memory.retrieve(question);
       firstRetrievals.push(performance.now() - started);
@@ -144,7 +137,6 @@ const bench = {
       open: summarize(opens),
       openToFirstRetrieval: summarize(firstRetrievals),
       warmRetrieval: summarize(warmRetrievals),
-      read: summarize(reads),
     };
   },
 

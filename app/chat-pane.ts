@@ -2,8 +2,7 @@
  * The chat pane: history with "Forget", and the compose form (user text, optional assistant text,
  * images by picker, paste or drag-and-drop). Nothing typed is cleared until the round is stored.
  */
-import { DEFAULT_MAX_TEXT_CHARS } from '../src/options.js';
-import { VmemError } from '../src/errors.js';
+import { DEFAULT_MAX_TEXT_CHARS, VmemError } from 'vmem';
 import type { AppState } from './app-state.js';
 import { byId, el } from './dom.js';
 import { readImageFile, type CheckedImage } from './files.js';

@@ -1,6 +1,5 @@
 /** Checks files a user attaches before anything is stored: type, size, and that the image decodes. */
-import { VmemError } from '../src/errors.js';
-import type { ImageInput } from '../src/types.js';
+import { VmemError, type ImageInput } from 'vmem';
 
 /** Image types the encoders can read. */
 export const ACCEPTED_IMAGE_TYPES: ReadonlySet<string> = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/bmp']);

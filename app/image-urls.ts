@@ -1,5 +1,5 @@
 /** Object URLs for stored images, made once per image and revoked when the memory changes. */
-import type { StoredImage } from '../src/storage/types.js';
+import type { StoredImage } from 'vmem';
 
 /** Caches object URLs of stored images. */
 export interface ImageUrls {

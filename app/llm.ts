@@ -1,10 +1,5 @@
 /** Builds the LLM provider the settings ask for. */
-import type { ProgressCallback } from '../src/progress.js';
-import { VmemError } from '../src/errors.js';
-import { createNoneProvider } from '../src/llm/none.js';
-import { createOpenAiProvider } from '../src/llm/openai.js';
-import type { LlmProvider } from '../src/llm/types.js';
-import { createWebLlmProvider } from '../src/llm/web-llm.js';
+import { VmemError, createNoneProvider, createOpenAiProvider, createWebLlmProvider, type LlmProvider, type ProgressCallback } from 'vmem';
 import type { LlmSettings } from './settings.js';
 
 /**

@@ -1,13 +1,12 @@
 /** The demo's entry: wires the panes to the app state, starts the encoders, opens the last memory. */
-import { errorCode } from '../src/errors.js';
-import type { EncoderCallCounts } from '../src/worker/protocol.js';
+import { errorCode } from 'vmem';
+import type { EncoderCallCounts } from 'vmem/browser';
 import { createAlerts } from './alerts.js';
 import { AppState } from './app-state.js';
 import { bindAskPane } from './ask-pane.js';
 import { bindChatPane, type Act } from './chat-pane.js';
 import { byId, setProgress } from './dom.js';
 import { bindMemoryBar } from './memory-bar.js';
-import { isEncoderMismatch } from './session.js';
 import { lastMemoryName, loadSettings } from './settings.js';
 import { bindSettingsForm } from './settings-view.js';
 import { registerServiceWorker } from './sw-register.js';
@@ -32,7 +31,7 @@ declare global {
 const alerts = createAlerts(byId('alerts', HTMLDivElement));
 const backendStatus = byId('backend-status', HTMLSpanElement);
 const memorySize = byId('memory-size', HTMLSpanElement);
-const assetBase = new URL('./', document.baseURI).href;
+const appBase = new URL('./', document.baseURI).href;
 
 const act: Act = async (action) => {
   try {
@@ -51,33 +50,29 @@ const showSize = () => {
 
 const app = new AppState(
   {
-    createWorker: () => new Worker(new URL('../src/worker/encoder.worker.ts', import.meta.url), { type: 'module', name: 'vmem-encoders' }),
-    assetBase,
-    events: {
-      modelProgress: (fraction, text) =>
-        setProgress(byId('model-progress-row', HTMLDivElement), byId('model-progress', HTMLProgressElement), byId('model-progress-label', HTMLLabelElement), text, fraction),
-      ingestProgress: (fraction, text) => {
-        setProgress(byId('ingest-progress-row', HTMLDivElement), byId('ingest-progress', HTMLProgressElement), byId('ingest-progress-label', HTMLLabelElement), text, fraction);
-        if (fraction === undefined) {
-          renderHistory();
-          showSize();
-        }
-      },
-      engineChanged: (engine) => {
-        const status = describeEngine(engine);
-        backendStatus.textContent = status.text;
-        backendStatus.dataset.backend = engine.backend;
-        backendStatus.dataset.fallback = engine.fallbackReason ? 'true' : 'false';
-        backendStatus.title = status.detail;
-      },
-      memoryChanged: () => {
+    modelProgress: (fraction, text) =>
+      setProgress(byId('model-progress-row', HTMLDivElement), byId('model-progress', HTMLProgressElement), byId('model-progress-label', HTMLLabelElement), text, fraction),
+    ingestProgress: (fraction, text) => {
+      setProgress(byId('ingest-progress-row', HTMLDivElement), byId('ingest-progress', HTMLProgressElement), byId('ingest-progress-label', HTMLLabelElement), text, fraction);
+      if (fraction === undefined) {
         renderHistory();
         showSize();
-        void refreshMemories();
-      },
-      notice: (text) => alerts.notice(text),
-      error: (error, retry) => alerts.error(error, retry),
+      }
     },
+    engineChanged: (engine) => {
+      const status = describeEngine(engine);
+      backendStatus.textContent = status.text;
+      backendStatus.dataset.backend = engine.backend;
+      backendStatus.dataset.fallback = engine.fallbackReason ? 'true' : 'false';
+      backendStatus.title = status.detail;
+    },
+    memoryChanged: () => {
+      renderHistory();
+      showSize();
+      void refreshMemories();
+    },
+    notice: (text) => alerts.notice(text),
+    error: (error, retry) => alerts.error(error, retry),
   },
   loadSettings(),
 );
@@ -97,7 +92,7 @@ refreshMemories = bindMemoryBar(app, {
     renderHistory();
     showSize();
   },
-  samplesUrl: new URL('samples/', assetBase).href,
+  samplesUrl: new URL('samples/', appBase).href,
 }).refresh;
 bindSettingsForm(app.settings, (settings) => void act(() => app.applySettings(settings)));
 
@@ -106,7 +101,7 @@ async function openWithOffer(name: string): Promise<void> {
   try {
     await app.openMemory(name);
   } catch (error) {
-    if (!isEncoderMismatch(error)) throw error;
+    if (errorCode(error) !== 'ENCODER_MISMATCH') throw error;
     alerts.error(error, { label: 'Re-encode it with the current encoders', run: () => void act(async () => void (await app.openMemory(name, true))) });
     await app.openMemory('default');
   }
@@ -135,4 +130,4 @@ ready.catch((error: unknown) => {
   backendStatus.textContent = `Not running: ${errorCode(error) ?? 'error'}`;
   alerts.error(error);
 });
-void registerServiceWorker(new URL('sw.js', assetBase).href).catch((error: unknown) => alerts.error(error));
+void registerServiceWorker(new URL('sw.js', appBase).href).catch((error: unknown) => alerts.error(error));

@@ -1,6 +1,6 @@
 /** Memory management: switch, create, delete, export, import, sample and dialogue import. */
-import { VmemError } from '../src/errors.js';
-import { exportMemory, importMemory } from '../src/storage/idb-file.js';
+import { VmemError } from 'vmem';
+import { importMemory } from 'vmem/browser';
 import type { AppState } from './app-state.js';
 import type { Act } from './chat-pane.js';
 import { parseDialogueFile } from './dialogue-import.js';
@@ -87,7 +87,7 @@ export function bindMemoryBar(app: AppState, hooks: MemoryBarHooks): { refresh()
     void act(async () => {
       const session = app.session;
       if (!session) throw new VmemError('CLOSED', 'No memory is open to export.');
-      download(await exportMemory(session.storage), `${session.name}.vmem`);
+      download(await session.memory.export(), `${session.name}.vmem`);
     }),
   );
   importFile.addEventListener('change', () => {

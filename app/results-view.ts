@@ -1,6 +1,5 @@
 /** Renders a retrieval: the route, the blocks in time order with thumbnails, and the trace table. */
-import type { AnswerResult } from '../src/memory/types.js';
-import type { RetrievalResult, TraceEntry } from '../src/types.js';
+import type { AnswerResult, RetrievalResult, TraceEntry } from 'vmem';
 import { el } from './dom.js';
 import type { ImageUrls } from './image-urls.js';
 import { renderRound, renderThumbnails } from './round-view.js';

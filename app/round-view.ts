@@ -1,5 +1,5 @@
 /** Renders a stored round (both turns, with image thumbnails) as DOM, text via textContent only. */
-import type { ImageRef, StoredRound, StoredTurn } from '../src/types.js';
+import type { ImageRef, StoredRound, StoredTurn } from 'vmem';
 import { el } from './dom.js';
 import type { ImageUrls } from './image-urls.js';
 

@@ -3,8 +3,7 @@
  * captions written for the demo. The motorcycle's right-hand view is kept out on purpose: it is the
  * photo visitors (and the e2e tests) use as an image query.
  */
-import { VmemError } from '../src/errors.js';
-import type { RoundInput } from '../src/types.js';
+import { VmemError, type RoundInput } from 'vmem';
 
 interface SampleRound {
   readonly id: string;

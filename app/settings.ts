@@ -2,7 +2,7 @@
  * The demo's settings: encoders, backend preference and LLM. Saved in localStorage, except the API
  * key, which stays in this tab's memory unless the user ticks "remember on this device".
  */
-import type { EncoderChoice } from '../src/worker/protocol.js';
+import type { EncoderChoice } from 'vmem/browser';
 
 /** Which LLM answers questions. */
 export type LlmSettings =

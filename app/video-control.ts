@@ -3,12 +3,7 @@
  * as rounds (one per T seconds, up to K keyframes each). Needs the main thread (it decodes the video
  * in a `<video>` element); the rounds themselves can go to a memory in a worker.
  */
-import type { VmemProgress } from '../src/progress.js';
-import { errorCode } from '../src/errors.js';
-import type { RoundInput, StoredRound } from '../src/types.js';
-import { openVideoFrames } from '../src/video/browser-frames.js';
-import { clipToRounds, type ClipOptions } from '../src/video/clip.js';
-import { formatClock } from '../src/video/rounds.js';
+import { clipToRounds, errorCode, formatClock, openVideoFrames, type ClipOptions, type RoundInput, type StoredRound, type VmemProgress } from 'vmem';
 import { el } from './dom.js';
 
 /** What the control needs. */

@@ -1,4 +1,3 @@
-import { basename } from 'node:path';
 import { VmemError } from '../src/errors.js';
 import type { RoundInput, TurnInput } from '../src/types.js';
 import { countExcluded, emptyCounts, type BenchQuestion, type EvidenceIdCounts, type ParsedConversation } from './dataset.js';
@@ -109,7 +108,8 @@ export const LOCOMO_EXCLUDED = {
  * `blip_caption`. Every round of a session carries the session's date.
  */
 export function parseLocomoFile(path: string, json: unknown): ParsedConversation[] {
-  const file = basename(path);
+  // Not node:path's basename: the demo runs this parser in the browser too.
+  const file = path.replace(/^.*[\\/]/, '');
   return asArray(json, file).map((raw, index) => parseConversation(raw, `${file}[${index}]`));
 }
 

@@ -1,4 +1,3 @@
-import { basename } from 'node:path';
 import { VmemError } from '../src/errors.js';
 import type { ImageInput, Query, RoundInput } from '../src/types.js';
 import { countExcluded, emptyCounts, type BenchQuestion, type ParsedConversation } from './dataset.js';
@@ -39,7 +38,8 @@ export function imageIdsInAnswer(answer: string): string[] | undefined {
  * - VS questions whose answer lists image ids get `goldImages`.
  */
 export function parseMemGalleryFile(path: string, json: unknown): ParsedConversation {
-  const file = basename(path);
+  // Not node:path's basename: the demo runs this parser in the browser too.
+  const file = path.replace(/^.*[\\/]/, '');
   const id = file.replace(/\.json$/i, '');
   const root = asObject(json, file);
   const rounds = parseRounds(root['multi_session_dialogues'], `${file}: multi_session_dialogues`);

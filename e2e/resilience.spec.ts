@@ -9,7 +9,7 @@ test('a crashed encoder worker fails the pending call visibly, and "Restart" bri
   await page.getByRole('button', { name: 'Add to memory' }).click();
   await expect(page.locator('#history .round')).toHaveCount(1);
 
-  await page.evaluate(() => void window.__vmem!.app.engine!.client.simulateCrash());
+  await page.evaluate(() => void window.__vmem!.app.engine!.simulateCrash());
   await expect(page.locator('#alerts [data-code="WORKER_FAILED"]').first()).toContainText('encoder worker stopped');
   await page.getByRole('button', { name: 'Restart the encoders' }).click();
   await expect(page.locator('#backend-status')).toHaveText(/^Backend: /);

@@ -18,6 +18,7 @@ import { preview } from 'vite';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../playwright.config.js';
 import { APP_OUT_DIR } from '../vite.config.js';
 import { parseDialogueFile } from '../app/dialogue-import.js';
+import { BENCH_DATA_DIR } from '../src/testing/shared-data.js';
 
 const root = resolve(import.meta.dirname, '..');
 const PORT = 4175;
@@ -91,7 +92,7 @@ async function coldStart(profile: string): Promise<void> {
     // performance.now() counts from the navigation start.
     const run = await page.evaluate(async () => {
       await window.__vmem!.app.memory.retrieve('What did my cat look like?');
-      return { total: performance.now(), models: window.__vmem!.app.engine!.client.info.loadMs, open: window.__vmem!.app.session!.openMs };
+      return { total: performance.now(), models: window.__vmem!.app.engine!.info.loadMs, open: window.__vmem!.app.session!.openMs };
     });
     times.push(run.total);
     parts.push(`models ${Math.round(run.models)} ms, open ${Math.round(run.open)} ms`);
@@ -105,7 +106,7 @@ async function coldStart(profile: string): Promise<void> {
 async function ingest(page: Page): Promise<void> {
   log('ingest with the real encoders…');
   // Real chat text: the first 200 rounds of a LoCoMo conversation (captions of its photos included).
-  const locomo = JSON.parse(readFileSync(join(root, '../shared/bench/locomo/locomo-dev.json'), 'utf8')) as unknown;
+  const locomo = JSON.parse(readFileSync(join(BENCH_DATA_DIR, 'locomo/locomo-dev.json'), 'utf8')) as unknown;
   const textRounds = parseDialogueFile(locomo, 'locomo-dev.json').rounds.slice(0, 200);
   const result = await page.evaluate(async (rounds) => {
     const app = window.__vmem!.app;
@@ -186,7 +187,7 @@ async function indexScale(context: BrowserContext): Promise<void> {
     measure: 'open a persisted 5,000-round memory (IndexedDB → indexes), until open returns',
     value: ms(persisted.open.p50),
     target: '—',
-    note: `median of 5; p95 ${ms(persisted.open.p95)}; reading IndexedDB alone ${ms(persisted.read.p50)}`,
+    note: `median of 5; p95 ${ms(persisted.open.p95)}`,
   });
   push({
     measure: 'open a persisted 5,000-round memory, until its first retrieval is done',

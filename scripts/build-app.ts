@@ -1,31 +1,35 @@
 /**
  * Builds everything the browser product serves into `dist-app/`:
- *   1. copies model files, WASM and sample photos into `public/`;
- *   2. the demo app (`vite.config.ts`): index.html, the drop-in example page, the encoder worker;
- *   3. the drop-in: `dropin/vmem.js` (IIFE, global `vmem`), `dropin/vmem.mjs` (ES module),
- *      `dropin/encoder.worker.js`, and its own copy of `models/` so the folder deploys alone;
+ *   1. copies the sample photos into `public/`;
+ *   2. the demo app (`vite.config.ts`): index.html, the drop-in example page, the bench page; the
+ *      encoder worker and its model files come in through `vmem/browser`, as in any Vite app;
+ *   3. the drop-in: `dropin/vmem.js` (IIFE, global `vmem`), `dropin/vmem.mjs` (ES module) and the
+ *      package's worker folder beside them (`encoder.worker.js`, `chunks/`, `models/`), so the
+ *      folder deploys alone;
  *   4. `precache.json` for the offline service worker.
  */
-import { cp } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { build, type InlineConfig } from 'vite';
 import { APP_OUT_DIR, smallPthreadPool, VMEM_ENTRY_ALIASES } from '../vite.config.js';
 import { copyAssets } from './copy-assets.js';
 import { writePrecache } from './precache.js';
+import { buildWorkerRuntime } from './worker-runtime.js';
 
 const root = resolve(import.meta.dirname, '..');
 const dropinDir = resolve(root, APP_OUT_DIR, 'dropin');
 
-/** One library build into `dist-app/dropin/`, without `public/` (that is the app's). */
-function dropinBuild(entry: string, format: 'es' | 'iife', fileName: string): InlineConfig {
+/**
+ * One library build of the drop-in script into `dist-app/dropin/`, without `public/` (that is the
+ * app's). The worker comes from the folder beside the script, so `vmem/browser`'s bundled worker is
+ * swapped for a stand-in and not bundled a second time.
+ */
+function dropinBuild(format: 'es' | 'iife', fileName: string): InlineConfig {
   return {
     root,
     configFile: false,
     publicDir: false,
     logLevel: 'warn',
-    plugins: [smallPthreadPool()],
-    resolve: { alias: VMEM_ENTRY_ALIASES },
-    worker: { format: 'es', plugins: () => [smallPthreadPool()] },
+    resolve: { alias: [...VMEM_ENTRY_ALIASES, { find: /^\.\/worker\/bundled-worker\.js$/, replacement: resolve(root, 'app/dropin-worker.ts') }] },
     // An IIFE has no import.meta; the drop-in finds its folder from document.currentScript instead.
     ...(format === 'iife' ? { define: { 'import.meta.url': 'undefined' } } : {}),
     build: {
@@ -33,7 +37,7 @@ function dropinBuild(entry: string, format: 'es' | 'iife', fileName: string): In
       emptyOutDir: false,
       target: 'es2022',
       chunkSizeWarningLimit: 40_000,
-      lib: { entry: resolve(root, entry), formats: [format], name: 'vmem', fileName: () => fileName },
+      lib: { entry: resolve(root, 'app/dropin.ts'), formats: [format], name: 'vmem', fileName: () => fileName },
     },
   };
 }
@@ -41,10 +45,9 @@ function dropinBuild(entry: string, format: 'es' | 'iife', fileName: string): In
 const started = performance.now();
 await copyAssets();
 await build({ root, configFile: resolve(root, 'vite.config.ts'), logLevel: 'warn' });
-await build(dropinBuild('src/worker/encoder.worker.ts', 'es', 'encoder.worker.js'));
-await build(dropinBuild('app/dropin.ts', 'iife', 'vmem.js'));
-await build(dropinBuild('app/dropin.ts', 'es', 'vmem.mjs'));
-await cp(resolve(root, 'public/models'), resolve(dropinDir, 'models'), { recursive: true });
+await buildWorkerRuntime(dropinDir);
+await build(dropinBuild('iife', 'vmem.js'));
+await build(dropinBuild('es', 'vmem.mjs'));
 const precache = await writePrecache(resolve(root, APP_OUT_DIR));
 console.log(
   `build-app: ${APP_OUT_DIR}/ ready in ${((performance.now() - started) / 1000).toFixed(1)} s; ` +

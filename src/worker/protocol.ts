@@ -16,12 +16,6 @@ export interface EncoderWorkerConfig {
   /** @default 'embedded' */
   readonly encoders: EncoderChoice;
   readonly backend: Backend;
-  /**
-   * Absolute URL (ending in `/`) under which `models/…` and `wasm/…` are served. The app uses its own
-   * origin; the drop-in uses the folder its script came from.
-   * @example 'https://example.com/vmem/'
-   */
-  readonly assetBase: string;
   /** WASM threads; 1 unless the page is cross-origin isolated. @default 1 */
   readonly threads: number;
 }

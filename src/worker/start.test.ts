@@ -45,7 +45,7 @@ afterEach(() => {
 describe('startEncoders', () => {
   it('runs on WebGPU when the worker moved there, and passes the probe agreement on', async () => {
     const { createWorker, configs } = workerFactory(async (config) => ({ text, backend: config.backend, agreement: { text: 0.9999999, image: 1 } }));
-    const engine = await startEncoders({ createWorker, encoders: 'embedded', assetBase: 'http://localhost/', detect: async () => swiftShader });
+    const engine = await startEncoders({ createWorker, encoders: 'embedded', detect: async () => swiftShader });
     running.push(engine);
     expect(engine.backend).toBe('webgpu');
     expect(engine.fallbackReason).toBeUndefined();
@@ -58,7 +58,7 @@ describe('startEncoders', () => {
       if (config.backend === 'webgpu') throw new VmemError('MODEL_LOAD_FAILED', 'The encoders cannot run on WebGPU here (text encoder): test');
       return { text, backend: 'wasm' };
     });
-    const engine = await startEncoders({ createWorker, encoders: 'embedded', assetBase: 'http://localhost/', detect: async () => swiftShader });
+    const engine = await startEncoders({ createWorker, encoders: 'embedded', detect: async () => swiftShader });
     running.push(engine);
     expect(engine.backend).toBe('wasm');
     expect(engine.fallbackReason).toMatch(/^MODEL_LOAD_FAILED: The encoders cannot run on WebGPU here/);
@@ -67,7 +67,7 @@ describe('startEncoders', () => {
 
   it('starts on WASM directly when asked to', async () => {
     const { createWorker, configs } = workerFactory(async (config) => ({ text, backend: config.backend }));
-    const engine = await startEncoders({ createWorker, encoders: 'embedded', backend: 'wasm', assetBase: 'http://localhost/', detect: async () => swiftShader });
+    const engine = await startEncoders({ createWorker, encoders: 'embedded', backend: 'wasm', detect: async () => swiftShader });
     running.push(engine);
     expect(engine.backend).toBe('wasm');
     expect(configs.map((config) => config.backend)).toEqual(['wasm']);
@@ -82,7 +82,7 @@ describe('startEncoders', () => {
         return createWorker();
       },
       encoders: 'embedded',
-      assetBase: 'http://localhost/',
+     
       detect: async () => {
         order.push('probe started');
         await new Promise((resolve) => setTimeout(resolve, 20));

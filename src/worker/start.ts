@@ -32,7 +32,6 @@ export interface StartEncodersOptions extends Omit<EncoderWorkerOptions, 'config
   readonly encoders: EncoderChoice;
   /** @default 'auto' */
   readonly backend?: Backend | 'auto';
-  readonly assetBase: string;
   /** @default 1 */
   readonly threads?: number;
   /** Capability probe; injectable for tests. @default detectWebGpu */
@@ -69,7 +68,7 @@ export async function startEncoders(options: StartEncodersOptions): Promise<Star
       ...options,
       ...(backend === 'webgpu' ? slow : {}),
       ...(worker ? { spawned: worker } : {}),
-      config: { encoders: options.encoders, backend, assetBase: options.assetBase, threads: options.threads ?? 1 },
+      config: { encoders: options.encoders, backend, threads: options.threads ?? 1 },
     });
   if (wanted === 'wasm') return { client: await start('wasm', spawned), backend: 'wasm', gpu };
   try {

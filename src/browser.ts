@@ -1,0 +1,375 @@
+/**
+ * vmem's browser entry: a named memory that persists in IndexedDB, with its encoders in a module
+ * worker that ships in the package (WebGPU when an adapter passes the probe check, WASM otherwise).
+ * It works on pages that are not cross-origin isolated: WASM then runs on one thread.
+ * @example
+ * import { openMemory } from 'vmem/browser';
+ * const memory = await openMemory('alice');
+ * await memory.add({ user: { text: 'My cat Miso sleeps on the radiator' } });
+ * const { blocks } = await memory.retrieve('where does my cat sleep?');
+ */
+import type { Memory } from './memory/types.js';
+import { VmemError, isVmemError } from './errors.js';
+import type { ImageEmbedder, TextEmbedder } from './encoders/types.js';
+import { browserImageResizer } from './images/browser-resize.js';
+import type { ImageResizer } from './images/types.js';
+import type { LlmProvider } from './llm/types.js';
+import { createMemory } from './memory/memory.js';
+import type { RetrievalOptions } from './options.js';
+import type { ProgressCallback } from './progress.js';
+import { exportMemory, importMemory as importMemoryFile } from './storage/idb-file.js';
+import { listenForChanges } from './storage/idb-sync.js';
+import { assertMemoryName, createIdbStorage, deleteMemory, listMemories, type IdbMemoryStorage } from './storage/idb.js';
+import { createInMemoryStorage } from './storage/memory-storage.js';
+import type { MemoryStorage } from './storage/types.js';
+import { createBundledWorker } from './worker/bundled-worker.js';
+import {
+  chooseWasmThreads,
+  type Backend,
+  type EncoderCallCounts,
+  type EncoderChoice,
+  type EncoderWorkerInfo,
+  type GpuCapability,
+} from './worker/protocol.js';
+import { startEncoders, type StartedEncoders } from './worker/start.js';
+
+/** Options of `startBrowserEncoders`, and of `openMemory` when it starts the encoders itself. */
+export interface BrowserEncodersOptions {
+  /**
+   * Which models the worker loads: `'embedded'` (USE-Lite text and MobileNetV2 image, shipped in the
+   * package, nothing downloaded from elsewhere) or `'hub'` (MiniLM and SigLIP from the Hugging Face hub,
+   * about 100 MB on first use).
+   * @default 'embedded'
+   */
+  readonly encoders?: EncoderChoice;
+  /**
+   * Where the encoders' math runs. `'auto'` tries WebGPU when the browser has an adapter and the
+   * encoders give the same vectors there as on WASM (a probe check), and falls back to WASM otherwise.
+   * `'webgpu'` is `'auto'` without the shortcut to WASM; `'wasm'` never tries WebGPU.
+   * @default 'auto'
+   */
+  readonly backend?: Backend | 'auto';
+  /**
+   * A folder that serves the package's `dist/worker/` (the worker, its chunks and `models/`), e.g. a
+   * CDN or a self-hosted copy. Another origin must send CORS headers.
+   * @default the files next to this module, as the app's bundler emitted them
+   * @example 'https://cdn.example.com/vmem/0.1.0/worker/'
+   */
+  readonly baseUrl?: string | URL;
+  /**
+   * WASM threads. More than one only works on a cross-origin-isolated page.
+   * @default up to 4 on an isolated page with more than 2 cores, else 1
+   */
+  readonly threads?: number;
+  /** Model loading progress (`task: 'model'`, in bytes or files); `openMemory` also reports ingest here. */
+  readonly onProgress?: ProgressCallback;
+}
+
+/** A text encoder and optionally an image encoder, wherever they run. */
+export interface EncoderSet {
+  readonly textEncoder: TextEmbedder;
+  readonly imageEncoder?: ImageEmbedder;
+}
+
+/** Encoders running in vmem's worker; pass them to several `openMemory` calls to load the models once. */
+export interface BrowserEncoders extends EncoderSet {
+  /** Where the encoders run. */
+  readonly backend: Backend;
+  /**
+   * Why this backend, in a sentence a UI can show.
+   * @example "WASM: WebGPU is not available (this browser has no WebGPU)."
+   */
+  readonly backendReason: string;
+  /** Set when WebGPU was tried and abandoned (a failed load or probe), so WASM runs instead. */
+  readonly fallbackReason?: string;
+  /** What the browser offered: an adapter or not, software or not. */
+  readonly webgpu: GpuCapability;
+  /** The models loaded, the load time, and on WebGPU how closely the probe matched WASM. */
+  readonly info: EncoderWorkerInfo;
+  /** WASM threads in use. */
+  readonly threads: number;
+  /** How often the worker encoded since it started: a reload that re-encodes nothing leaves these at 0. */
+  counts(): Promise<EncoderCallCounts>;
+  /** Settles with the reason once the worker has stopped (crash, `terminate`). */
+  readonly stopped: Promise<VmemError>;
+  /** For tests: the worker throws an uncaught error, as a crash would; calls then reject with `WORKER_FAILED`. */
+  simulateCrash(): Promise<void>;
+  /** Stops the worker; memories using it reject encoding calls with `WORKER_FAILED`. */
+  terminate(): void;
+}
+
+/** What `onRemoteChange` reports. */
+export type RemoteChange =
+  /** Another tab wrote to the memory; it has already reloaded from storage (nothing re-encoded). */
+  | { readonly type: 'reloaded' }
+  /** Another tab deleted the memory; it is closed. */
+  | { readonly type: 'deleted' }
+  /** Reloading after another tab's write failed; the memory is closed. */
+  | { readonly type: 'closed'; readonly error: VmemError };
+
+/** Options of `openMemory`. */
+export interface OpenMemoryOptions extends Omit<BrowserEncodersOptions, 'encoders'> {
+  /**
+   * The encoders: a choice of models for a worker `openMemory` starts (and stops on `close`), encoders
+   * started with `startBrowserEncoders` (shared, left running on `close`), or any `EncoderSet`.
+   * @default 'embedded'
+   */
+  readonly encoders?: EncoderChoice | EncoderSet;
+  /** LLM for query anchors and `answer`. @default the `none` provider (`answer` rejects) */
+  readonly llm?: LlmProvider;
+  /** Defaults for every `retrieve` call. @default the defaults of `RetrievalOptions` */
+  readonly retrieval?: RetrievalOptions;
+  /** Shrinks pictures `answer` attaches for a vision LLM. @default browserImageResizer */
+  readonly imageResizer?: ImageResizer;
+  /** Longest text accepted per turn, in characters. @default 20000 */
+  readonly maxTextChars?: number;
+  /**
+   * A memory stored by other encoders: `'error'` refuses it (`ENCODER_MISMATCH`); `'reindex'`
+   * re-encodes every stored round with these encoders.
+   * @default 'error'
+   */
+  readonly onEncoderMismatch?: 'error' | 'reindex';
+  /** `'indexeddb'` keeps the memory across visits; `'memory'` forgets it with the page. @default 'indexeddb' */
+  readonly storage?: 'indexeddb' | 'memory';
+  /** Another tab changed this memory (IndexedDB only). @default none */
+  readonly onRemoteChange?: (change: RemoteChange) => void;
+}
+
+/** A memory opened by `openMemory`: the `Memory` verbs, plus what the browser adds. */
+export interface BrowserMemory extends Memory {
+  readonly name: string;
+  readonly storage: 'indexeddb' | 'memory';
+  /** Where the encoders run: `'custom'` for an `EncoderSet` passed in. */
+  readonly backend: Backend | 'custom';
+  /** Why this backend (see `BrowserEncoders.backendReason`). */
+  readonly backendReason: string;
+  /** The encoder worker, unless custom encoders were passed in. */
+  readonly worker: BrowserEncoders | undefined;
+  /** The whole memory as one `.vmem` file (vectors included, so importing re-encodes nothing). */
+  export(): Promise<Blob>;
+  /** Closes the storage, and stops the worker when `openMemory` started it. */
+  close(): Promise<void>;
+}
+
+const BACKENDS: readonly (Backend | 'auto')[] = ['auto', 'webgpu', 'wasm'];
+const ENCODER_CHOICES: readonly EncoderChoice[] = ['embedded', 'hub'];
+const STORAGES: readonly BrowserMemory['storage'][] = ['indexeddb', 'memory'];
+/** Encoders made by `startBrowserEncoders`, to tell them from an `EncoderSet` made elsewhere. */
+const workers = new WeakSet<EncoderSet>();
+
+/**
+ * Starts vmem's encoder worker, on WebGPU when it passes the probe check, else WASM.
+ * @example
+ * const encoders = await startBrowserEncoders({ onProgress: (p) => console.log(p) });
+ * const work = await openMemory('work', { encoders });
+ * const home = await openMemory('home', { encoders }); // the models load once
+ */
+export async function startBrowserEncoders(options: BrowserEncodersOptions = {}): Promise<BrowserEncoders> {
+  const preference = oneOf(options.backend, BACKENDS, 'auto', 'backend');
+  const encoders = oneOf(options.encoders, ENCODER_CHOICES, 'embedded', 'encoders');
+  const threads = options.threads === undefined ? chooseWasmThreads(globalThis.crossOriginIsolated === true, navigator.hardwareConcurrency || 1) : options.threads;
+  if (!Number.isInteger(threads) || threads < 1) throw new VmemError('INVALID_INPUT', `threads must be a positive integer, got ${threads}.`);
+  const baseUrl = options.baseUrl === undefined ? undefined : folderOf(options.baseUrl);
+  const started = await startEncoders({
+    createWorker: baseUrl === undefined ? createBundledWorker : () => createWorkerAt(new URL('encoder.worker.js', baseUrl)),
+    encoders,
+    backend: preference,
+    threads,
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  });
+  const { client } = started;
+  const result: BrowserEncoders = {
+    textEncoder: client.textEncoder,
+    ...(client.imageEncoder ? { imageEncoder: client.imageEncoder } : {}),
+    backend: started.backend,
+    backendReason: describeBackend(preference, started),
+    ...(started.fallbackReason ? { fallbackReason: started.fallbackReason } : {}),
+    webgpu: started.gpu,
+    info: client.info,
+    threads,
+    counts: () => client.counts(),
+    stopped: client.stopped,
+    simulateCrash: () => client.simulateCrash(),
+    terminate: () => client.terminate(),
+  };
+  workers.add(result);
+  return result;
+}
+
+/**
+ * Opens the memory `name`, creating it when new. Stored vectors are read back, so nothing stored is
+ * encoded again. Rejects with `ENCODER_MISMATCH` for a memory built by other encoders (unless
+ * `onEncoderMismatch: 'reindex'`); whatever failed, nothing is left open.
+ * @example
+ * const memory = await openMemory('support-chat', { llm: createOpenAiProvider({ baseUrl, model }) });
+ * console.log(memory.backend, memory.backendReason);
+ */
+export async function openMemory(name: string, options: OpenMemoryOptions = {}): Promise<BrowserMemory> {
+  assertMemoryName(name);
+  const storageKind = oneOf(options.storage, STORAGES, 'indexeddb', 'storage');
+  const given = typeof options.encoders === 'object' ? options.encoders : undefined;
+  if (given !== undefined && typeof given.textEncoder?.embed !== 'function') {
+    throw new VmemError('INVALID_INPUT', 'options.encoders needs a textEncoder: pass startBrowserEncoders() or { textEncoder, imageEncoder }.');
+  }
+  const encoders = given ?? (await startBrowserEncoders({ ...options, encoders: options.encoders as EncoderChoice | undefined }));
+  const worker = workers.has(encoders) ? (encoders as BrowserEncoders) : undefined;
+  const ownsWorker = given === undefined;
+
+  const open = async (): Promise<{ memory: Memory; storage: MemoryStorage }> => {
+    const storage: MemoryStorage = storageKind === 'memory' ? createInMemoryStorage() : await createIdbStorage(name);
+    try {
+      const memory = await createMemory({
+        textEncoder: encoders.textEncoder,
+        imageEncoder: encoders.imageEncoder,
+        storage,
+        llm: options.llm,
+        retrieval: options.retrieval,
+        maxTextChars: options.maxTextChars,
+        onEncoderMismatch: options.onEncoderMismatch,
+        imageResizer: options.imageResizer ?? browserImageResizer,
+        onProgress: options.onProgress,
+      });
+      return { memory, storage };
+    } catch (error) {
+      // A refused memory must not stay open: it would block deleting or upgrading it in other tabs.
+      await storage.close();
+      throw error;
+    }
+  };
+
+  let current: { memory: Memory; storage: MemoryStorage };
+  try {
+    current = await open();
+  } catch (error) {
+    if (ownsWorker) worker?.terminate();
+    throw error;
+  }
+
+  let closed = false;
+  let stopListening = (): void => {};
+  const close = async (): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    stopListening();
+    await current.memory.close();
+    if (ownsWorker) worker?.terminate();
+  };
+
+  if (storageKind === 'indexeddb') {
+    let reloads = Promise.resolve();
+    let reloadQueued = false;
+    const reload = async (): Promise<void> => {
+      reloadQueued = false;
+      if (closed) return;
+      let next: typeof current;
+      try {
+        next = await open();
+      } catch (error) {
+        await close();
+        options.onRemoteChange?.({ type: 'closed', error: isVmemError(error) ? error : new VmemError('STORAGE_FAILED', String(error), { cause: error }) });
+        return;
+      }
+      if (closed) {
+        await next.memory.close();
+        return;
+      }
+      const previous = current;
+      current = next;
+      await previous.memory.close();
+      options.onRemoteChange?.({ type: 'reloaded' });
+    };
+    // One listener for the memory's whole life, so no write announced between two reloads is missed.
+    stopListening = listenForChanges(name, (change) => {
+      if (closed) return;
+      if (change.type === 'deleted') {
+        void close().then(() => options.onRemoteChange?.({ type: 'deleted' }));
+      } else if (change.revision !== (current.storage as IdbMemoryStorage).revision && !reloadQueued) {
+        reloadQueued = true;
+        reloads = reloads.then(reload);
+      }
+    });
+  }
+
+  const extras = {
+    name,
+    storage: storageKind,
+    backend: worker ? worker.backend : 'custom',
+    backendReason: worker ? worker.backendReason : 'custom: the encoders passed in run wherever they were made.',
+    worker,
+    export: () => exportMemory(current.storage),
+    close,
+  } satisfies Omit<BrowserMemory, keyof Memory> & Pick<BrowserMemory, 'close'>;
+  return delegateTo(() => current.memory, extras);
+}
+
+/**
+ * Creates the memory `name` from a file made by `export()`. Rejects with `MEMORY_EXISTS` when the
+ * name is taken (checked and created in one step, so two tabs cannot both import it), and with
+ * `INVALID_INPUT` for a file that is not a vmem export. A failed import leaves no memory behind.
+ * @example
+ * await importMemory('alice-restored', fileInput.files[0]);
+ * const memory = await openMemory('alice-restored');
+ */
+export async function importMemory(name: string, file: Blob): Promise<void> {
+  assertMemoryName(name);
+  if (!(file instanceof Blob)) throw new VmemError('INVALID_INPUT', 'importMemory needs a Blob or File made by memory.export().');
+  await importMemoryFile(name, file);
+}
+
+export { deleteMemory, listMemories };
+
+/**
+ * The memory object: the extras first, every other member read from the memory open now. A reload
+ * after another tab's write swaps that memory, and whatever `Memory` gains is passed through as is.
+ */
+function delegateTo<T extends object>(memory: () => Memory, extras: T): BrowserMemory {
+  return new Proxy(extras, {
+    get(target, key) {
+      if (key in target) return Reflect.get(target, key);
+      const value = Reflect.get(memory(), key);
+      // Looked up at call time, so a verb kept in a variable still reaches the current memory.
+      return typeof value === 'function' ? (...args: unknown[]) => Reflect.apply(Reflect.get(memory(), key) as (...a: unknown[]) => unknown, memory(), args) : value;
+    },
+    has: (target, key) => key in target || key in memory(),
+  }) as unknown as BrowserMemory;
+}
+
+function describeBackend(preference: Backend | 'auto', { backend, gpu, fallbackReason, client }: StartedEncoders): string {
+  if (backend === 'webgpu') {
+    const { agreement } = client.info;
+    const matched = agreement
+      ? `, matching WASM on the probe inputs (cosine ${agreement.text.toFixed(5)} text${agreement.image === undefined ? '' : `, ${agreement.image.toFixed(5)} image`})`
+      : '';
+    return `WebGPU: ${gpu.isFallbackAdapter ? 'a software adapter (correct, but slower than WASM)' : 'the GPU adapter'} passed the probe check${matched}.`;
+  }
+  if (fallbackReason) return `WASM: WebGPU was tried and abandoned (${fallbackReason}).`;
+  if (preference === 'wasm') return "WASM: asked for with backend: 'wasm'.";
+  if (!gpu.available) return `WASM: WebGPU is not available (${gpu.reason ?? 'no adapter'}).`;
+  return 'WASM: these encoders have no WebGPU path.';
+}
+
+function oneOf<T extends string>(value: T | undefined, allowed: readonly T[], fallback: T, what: string): T {
+  if (value === undefined) return fallback;
+  if (!allowed.includes(value)) throw new VmemError('INVALID_INPUT', `${what} must be one of ${allowed.map((v) => `'${v}'`).join(', ')}; got ${JSON.stringify(value)}.`);
+  return value;
+}
+
+/** `baseUrl` as an absolute folder URL (ending in `/`), relative ones read against the page. */
+function folderOf(baseUrl: string | URL): string {
+  const href = new URL(String(baseUrl), globalThis.location?.href).href;
+  return href.endsWith('/') ? href : `${href}/`;
+}
+
+/**
+ * Browsers start only same-origin worker scripts. For a folder on another origin (a CDN), a tiny
+ * same-origin blob module imports the worker instead; its `import.meta.url` stays the CDN's, so
+ * the models load from there too.
+ */
+function createWorkerAt(url: URL): Worker {
+  if (url.origin === globalThis.location?.origin) return new Worker(url, { type: 'module', name: 'vmem-encoders' });
+  const trampoline = URL.createObjectURL(new Blob([`import ${JSON.stringify(url.href)};`], { type: 'text/javascript' }));
+  return new Worker(trampoline, { type: 'module', name: 'vmem-encoders' });
+}
+
+export type { Backend, EncoderCallCounts, EncoderChoice, EncoderWorkerInfo, GpuCapability } from './worker/protocol.js';
+export type { EncoderDescription, WebGpuAgreement } from './worker/protocol.js';
