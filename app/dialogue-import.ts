@@ -12,7 +12,7 @@ import { parseMemGalleryFile } from '../bench/memgallery.js';
 export interface ImportedDialogue {
   readonly format: 'mem-gallery' | 'locomo';
   readonly title: string;
-  readonly rounds: RoundInput[];
+  readonly rounds: readonly RoundInput[];
   /** Set when a LoCoMo file held several conversations and only the first was taken. */
   readonly note?: string;
 }

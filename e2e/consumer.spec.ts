@@ -1,0 +1,146 @@
+/**
+ * The package as a user meets it: `npm pack`, installed from the tarball into a throwaway Vite app
+ * (`e2e/consumer-app/`, copied to a temporary folder) that imports `openMemory` from `vmem/browser`,
+ * built with plain `vite build` (no config), served WITHOUT cross-origin isolation headers and
+ * driven in Chromium: photo rounds in, a reload with nothing re-encoded, export, and import into a
+ * fresh browser profile.
+ */
+import { execFileSync } from 'node:child_process';
+import { cpSync, createReadStream, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize, resolve } from 'node:path';
+import { chromium, expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { CHROMIUM_ARGS } from '../playwright.config.js';
+import { FIXTURE_PHOTOS_DIR } from '../src/testing/shared-data.js';
+
+const root = resolve(import.meta.dirname, '..');
+const PHOTOS = [
+  { id: 'cat', text: 'Here is my cat Chelsea', url: '/photos/sk_chelsea.jpg' },
+  { id: 'coffee', text: 'My morning coffee', url: '/photos/sk_coffee.jpg' },
+  { id: 'rocket', text: 'We watched the rocket launch', url: '/photos/sk_rocket.jpg' },
+  { id: 'motorcycle', text: 'I bought a motorcycle', url: '/photos/sk_motorcycle_left.jpg' },
+];
+const QUERIES = [{ text: 'What did my cat look like?' }, { imageUrl: '/photos/sk_motorcycle_right.jpg' }];
+const NO_CALLS = { textCalls: 0, textItems: 0, imageCalls: 0, imageItems: 0 };
+
+test.describe.configure({ timeout: 600_000 });
+
+let work = '';
+let server: Server;
+let base = '';
+
+test.beforeAll(async () => {
+  test.setTimeout(480_000);
+  work = mkdtempSync(join(tmpdir(), 'vmem-consumer-'));
+  // `prepack` builds dist/ first, exactly as `npm publish` would.
+  const packed = execFileSync('npm', ['pack', '--pack-destination', work], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const tarball = join(work, packed.trim().split('\n').at(-1)!);
+  const app = join(work, 'app');
+  cpSync(join(root, 'e2e/consumer-app'), app, { recursive: true });
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'vmem-consumer', private: true, type: 'module' }));
+  const vite = (JSON.parse(readFileSync(join(root, 'node_modules/vite/package.json'), 'utf8')) as { version: string }).version;
+  // A browser app needs no install scripts (they would only fetch native binaries for Node).
+  execFileSync('npm', ['install', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund', tarball, `vite@${vite}`], { cwd: app, stdio: 'inherit' });
+  execFileSync('npx', ['vite', 'build'], { cwd: app, stdio: 'inherit' });
+  server = await serve(join(app, 'dist'));
+  base = `http://localhost:${(server.address() as AddressInfo).port}/`;
+});
+
+test.afterAll(async () => {
+  await new Promise<void>((done) => (server ? server.close(() => done()) : done()));
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+/** A plain static server: no COOP/COEP headers, so pages are not cross-origin isolated. */
+function serve(dist: string): Promise<Server> {
+  const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.json': 'application/json', '.wasm': 'application/wasm', '.jpg': 'image/jpeg' };
+  const server = createServer((request, response) => {
+    const path = decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname);
+    const file = path.startsWith('/photos/') ? join(FIXTURE_PHOTOS_DIR, path.slice('/photos/'.length)) : join(dist, normalize(path === '/' ? '/index.html' : path));
+    if (!statSync(file, { throwIfNoEntry: false })?.isFile()) {
+      response.writeHead(404).end();
+      return;
+    }
+    response.writeHead(200, { 'Content-Type': types[extname(file)] ?? 'application/octet-stream' });
+    createReadStream(file).pipe(response);
+  });
+  return new Promise((ready) => server.listen(0, () => ready(server)));
+}
+
+function launch(profile: string): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(profile, { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+/** Loads the app; any page error fails the test. */
+async function load(context: BrowserContext): Promise<Page> {
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.on('pageerror', (error) => {
+    throw error;
+  });
+  await page.goto(base);
+  await page.waitForFunction(() => 'consumer' in window);
+  return page;
+}
+
+const askAll = (page: Page) => page.evaluate(async (queries) => Promise.all(queries.map((query) => window.consumer.ask(query))), QUERIES);
+const counts = (page: Page) => page.evaluate(() => window.consumer.counts());
+
+interface Opened {
+  readonly backend: string;
+  readonly backendReason: string;
+  readonly size: number;
+  readonly isolated: boolean;
+}
+
+declare global {
+  interface Window {
+    consumer: {
+      open(): Promise<Opened>;
+      list(): Promise<string[]>;
+      addPhotos(photos: readonly { id: string; text: string; url: string }[]): Promise<number>;
+      ask(query: { text?: string; imageUrl?: string }): Promise<{ case: string; trace: { roundId: string; rank?: number }[]; images: { id: string }[] }>;
+      counts(): Promise<typeof NO_CALLS>;
+      exportFile(): Promise<string>;
+      importFile(base64: string): Promise<void>;
+    };
+  }
+}
+
+test('an app that installed the tarball keeps photo rounds across a reload and an export/import into a fresh profile, without isolation', async () => {
+  const context = await launch(join(work, 'profile'));
+  const page = await load(context);
+  const opened = await page.evaluate(() => window.consumer.open());
+  expect(opened).toMatchObject({ backend: 'wasm', size: 0, isolated: false });
+  expect(opened.backendReason).toMatch(/^WASM: WebGPU is not available/);
+
+  expect(await page.evaluate((photos) => window.consumer.addPhotos(photos), PHOTOS)).toBe(PHOTOS.length);
+  expect(await counts(page)).toMatchObject({ imageItems: PHOTOS.length });
+  const before = await askAll(page);
+  expect(before[0]!.images[0]?.id).toBe('cat-photo');
+  expect(before[1]!.trace.find((entry) => entry.rank === 1)?.roundId).toBe('motorcycle');
+
+  // Reload: the memory comes back from IndexedDB, and only the two questions are encoded.
+  await page.reload();
+  await page.waitForFunction(() => 'consumer' in window);
+  expect(await page.evaluate(() => window.consumer.open())).toMatchObject({ size: PHOTOS.length, isolated: false });
+  expect(await counts(page)).toEqual(NO_CALLS);
+  expect(await askAll(page)).toEqual(before);
+  expect(await counts(page)).toEqual({ textCalls: 1, textItems: 1, imageCalls: 1, imageItems: 1 });
+  const file = await page.evaluate(() => window.consumer.exportFile());
+  await context.close();
+
+  // A fresh profile holds nothing until the file is imported; then the same results, nothing re-encoded.
+  const freshContext = await launch(join(work, 'fresh-profile'));
+  const fresh = await load(freshContext);
+  expect(await fresh.evaluate(() => window.consumer.list())).toEqual([]);
+  await fresh.evaluate((vmemFile) => window.consumer.importFile(vmemFile), file);
+  expect(await fresh.evaluate(() => window.consumer.open())).toMatchObject({ size: PHOTOS.length, isolated: false });
+  expect(await counts(fresh)).toEqual(NO_CALLS);
+  expect(await askAll(fresh)).toEqual(before);
+  expect(await counts(fresh)).toEqual({ textCalls: 1, textItems: 1, imageCalls: 1, imageItems: 1 });
+  // The name is taken now, and a second import says so.
+  await expect(fresh.evaluate((vmemFile) => window.consumer.importFile(vmemFile), file)).rejects.toThrow(/"photos" already exists/);
+  await freshContext.close();
+});
