@@ -1,9 +1,10 @@
 /**
  * The demo app build (`dist-app/`): `index.html` plus the drop-in example page, module workers,
  * and the cross-origin isolation headers threaded WASM needs. The drop-in script itself is built by
- * `scripts/build-dropin.ts`.
+ * `scripts/build-app.ts`.
  */
-import { resolve } from 'node:path';
+import { createReadStream } from 'node:fs';
+import { resolve, sep } from 'node:path';
 import { defineConfig, type Connect, type Plugin } from 'vite';
 import { MAX_WASM_THREADS } from './src/worker/protocol.js';
 
@@ -45,6 +46,25 @@ function isolationHeaders(): Plugin {
   };
 }
 
+/**
+ * `vite dev` takes a request for a file without an extension for a module and compiles it, which
+ * fails for USE-Lite's weight shards (`group1-shard1of7`, named so by the model package). The dev
+ * server serves them as bytes instead; builds are unaffected (the published worker names them `.bin`).
+ */
+function rawModelShards(): Plugin {
+  return {
+    name: 'vmem:raw-model-shards',
+    configureServer: (server) =>
+      void server.middlewares.use((request, response, next) => {
+        const path = (request.url ?? '').split('?')[0] ?? '';
+        const file = resolve(import.meta.dirname, `.${decodeURIComponent(path)}`);
+        // Only the model packages' files, never a path that climbs out of node_modules.
+        if (!/\/group1-shard\d+of\d+$/.test(path) || !file.startsWith(resolve(import.meta.dirname, 'node_modules') + sep)) return next();
+        response.setHeader('Content-Type', 'application/octet-stream');
+        createReadStream(file).on('error', next).pipe(response);
+      }),
+  };
+}
 
 /**
  * TF.js's threaded WASM starts a pool of 8 pthread workers before it runs anything, each loading
@@ -65,7 +85,7 @@ export function smallPthreadPool(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [isolationHeaders(), smallPthreadPool()],
+  plugins: [isolationHeaders(), rawModelShards(), smallPthreadPool()],
   resolve: { alias: VMEM_ENTRY_ALIASES },
   // Worker bundles get their own plugin list.
   worker: { format: 'es', plugins: () => [smallPthreadPool()] },

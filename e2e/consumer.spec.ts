@@ -2,8 +2,8 @@
  * The package as a user meets it: `npm pack`, installed from the tarball into a throwaway Vite app
  * (`e2e/consumer-app/`, copied to a temporary folder) that imports `openMemory` from `vmem/browser`,
  * built with plain `vite build` (no config), served WITHOUT cross-origin isolation headers and
- * driven in Chromium: photo rounds in, a reload with nothing re-encoded, export, and import into a
- * fresh browser profile.
+ * driven in Chromium: photo rounds in, a reload with nothing re-encoded, export, import into a
+ * fresh browser profile, and the package's worker folder served from another origin (`baseUrl`).
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, createReadStream, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -28,8 +28,10 @@ const NO_CALLS = { textCalls: 0, textItems: 0, imageCalls: 0, imageItems: 0 };
 test.describe.configure({ timeout: 600_000 });
 
 let work = '';
-let server: Server;
+let servers: Server[] = [];
 let base = '';
+/** The installed package's `dist/worker/`, served from another origin, as a CDN would. */
+let cdn = '';
 
 test.beforeAll(async () => {
   test.setTimeout(480_000);
@@ -44,17 +46,21 @@ test.beforeAll(async () => {
   // A browser app needs no install scripts (they would only fetch native binaries for Node).
   execFileSync('npm', ['install', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund', tarball, `vite@${vite}`], { cwd: app, stdio: 'inherit' });
   execFileSync('npx', ['vite', 'build'], { cwd: app, stdio: 'inherit' });
-  server = await serve(join(app, 'dist'));
-  base = `http://localhost:${(server.address() as AddressInfo).port}/`;
+  base = await serve(join(app, 'dist'));
+  cdn = await serve(join(app, 'node_modules/vmem/dist/worker'), { cors: true });
 });
 
 test.afterAll(async () => {
-  await new Promise<void>((done) => (server ? server.close(() => done()) : done()));
+  await Promise.all(servers.map((server) => new Promise<void>((done) => server.close(() => done()))));
+  servers = [];
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-/** A plain static server: no COOP/COEP headers, so pages are not cross-origin isolated. */
-function serve(dist: string): Promise<Server> {
+/**
+ * A plain static server on a free port, returning its URL: no COOP/COEP headers, so pages are not
+ * cross-origin isolated; with `cors`, readable from other origins.
+ */
+async function serve(dist: string, options: { cors?: boolean } = {}): Promise<string> {
   const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.json': 'application/json', '.wasm': 'application/wasm', '.jpg': 'image/jpeg' };
   const server = createServer((request, response) => {
     const path = decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname);
@@ -63,10 +69,12 @@ function serve(dist: string): Promise<Server> {
       response.writeHead(404).end();
       return;
     }
-    response.writeHead(200, { 'Content-Type': types[extname(file)] ?? 'application/octet-stream' });
+    response.writeHead(200, { 'Content-Type': types[extname(file)] ?? 'application/octet-stream', ...(options.cors ? { 'Access-Control-Allow-Origin': '*' } : {}) });
     createReadStream(file).pipe(response);
   });
-  return new Promise((ready) => server.listen(0, () => ready(server)));
+  servers.push(server);
+  await new Promise<void>((ready) => server.listen(0, ready));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
 }
 
 function launch(profile: string): Promise<BrowserContext> {
@@ -97,7 +105,8 @@ interface Opened {
 declare global {
   interface Window {
     consumer: {
-      open(): Promise<Opened>;
+      open(baseUrl?: string): Promise<Opened>;
+      close(): Promise<void>;
       list(): Promise<string[]>;
       addPhotos(photos: readonly { id: string; text: string; url: string }[]): Promise<number>;
       ask(query: { text?: string; imageUrl?: string }): Promise<{ case: string; trace: { roundId: string; rank?: number }[]; images: { id: string }[] }>;
@@ -142,5 +151,12 @@ test('an app that installed the tarball keeps photo rounds across a reload and a
   expect(await counts(fresh)).toEqual({ textCalls: 1, textItems: 1, imageCalls: 1, imageItems: 1 });
   // The name is taken now, and a second import says so.
   await expect(fresh.evaluate((vmemFile) => window.consumer.importFile(vmemFile), file)).rejects.toThrow(/"photos" already exists/);
+
+  // The worker folder served from another origin (`baseUrl`): the same encoders, so the same results.
+  await fresh.evaluate(() => window.consumer.close());
+  expect(new URL(cdn).origin).not.toBe(new URL(base).origin);
+  expect(await fresh.evaluate((folder) => window.consumer.open(folder), cdn)).toMatchObject({ size: PHOTOS.length, backend: 'wasm' });
+  expect(await askAll(fresh)).toEqual(before);
+  expect(await counts(fresh)).toEqual({ textCalls: 1, textItems: 1, imageCalls: 1, imageItems: 1 });
   await freshContext.close();
 });

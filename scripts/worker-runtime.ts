@@ -1,12 +1,11 @@
 /**
- * The encoder worker as it ships: `encoder.worker.js`, its lazily loaded chunks (`chunks/`) and
- * the model files (`models/`), bundled once so that the worker has no bare imports, no Vite-only
+ * The encoder worker as it ships: `encoder.worker.js` and the model files (`models/`), bundled once so that the worker has no bare imports, no Vite-only
  * imports (`?raw`) and no files outside its folder. The package ships it as `dist/worker/`; the
  * drop-in ships the same folder. Every model file stays named by `new URL('models/…',
  * import.meta.url)`, so an app's bundler can copy and rename it again, or the folder can be served
  * as it is (`baseUrl`).
  */
-import { resolve } from 'node:path';
+import { extname, resolve } from 'node:path';
 import { build, type InlineConfig } from 'vite';
 import { smallPthreadPool, VMEM_ENTRY_ALIASES } from '../vite.config.js';
 
@@ -41,8 +40,13 @@ function runtimeConfig(outDir: string): InlineConfig {
         output: {
           format: 'es',
           entryFileNames: WORKER_ENTRY,
-          chunkFileNames: 'chunks/[name]-[hash].js',
-          assetFileNames: 'models/[name][extname]',
+          // One module, no chunks: a chunk that imports the entry back would, under a dev server
+          // that adds version queries (Vite), load a second copy of TF.js next to the worker's.
+          // Default Vite apps (worker format 'iife') inline them anyway.
+          codeSplitting: false,
+          // USE-Lite's shards have no extension; a dev server (Vite's) would take such a file for a
+          // module and try to compile it. model.json's names for them are mapped in the worker.
+          assetFileNames: (asset) => (extname(asset.names[0] ?? '') === '' ? 'models/[name].bin' : 'models/[name][extname]'),
         },
       },
     },

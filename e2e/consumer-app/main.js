@@ -13,8 +13,9 @@ async function jpegAt(url) {
 }
 
 window.consumer = {
-  async open() {
-    memory = await openMemory(NAME);
+  /** Opens the memory; with `baseUrl`, the worker and models come from that folder instead. */
+  async open(baseUrl) {
+    memory = await openMemory(NAME, baseUrl ? { baseUrl } : {});
     document.getElementById('status').textContent = `Memory "${NAME}": ${memory.size} rounds, ${memory.backend}`;
     return { backend: memory.backend, backendReason: memory.backendReason, size: memory.size, isolated: self.crossOriginIsolated };
   },
@@ -30,6 +31,7 @@ window.consumer = {
     return memory.retrieve({ ...(text ? { text } : {}), ...(imageUrl ? { image: await jpegAt(imageUrl) } : {}) });
   },
   counts: () => memory.worker.counts(),
+  close: () => memory.close(),
   /** The memory as a `.vmem` file, base64 (to cross into the test). */
   async exportFile() {
     const bytes = new Uint8Array(await (await memory.export()).arrayBuffer());
