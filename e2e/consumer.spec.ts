@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize, resolve } from 'node:path';
 import { chromium, expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { CHROMIUM_ARGS } from '../playwright.config.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../playwright.config.js';
 import { FIXTURE_PHOTOS_DIR } from '../src/testing/shared-data.js';
 
 const root = resolve(import.meta.dirname, '..');
@@ -78,7 +78,7 @@ async function serve(dist: string, options: { cors?: boolean } = {}): Promise<st
 }
 
 function launch(profile: string): Promise<BrowserContext> {
-  return chromium.launchPersistentContext(profile, { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  return chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 }
 
 /** Loads the app; any page error fails the test. */
