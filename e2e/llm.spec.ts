@@ -48,3 +48,57 @@ test('an OpenAI-compatible endpoint answers from memory; the key is sent only th
   expect(stored).not.toContain(KEY);
   expect(stored).toContain(ENDPOINT);
 });
+
+/** Width and height from a JPEG's start-of-frame marker. */
+function jpegSize(bytes: Buffer): { width: number; height: number } {
+  for (let at = 2; at + 9 < bytes.length; ) {
+    if (bytes[at] !== 0xff) return { width: 0, height: 0 };
+    const marker = bytes[at + 1]!;
+    if (marker >= 0xc0 && marker <= 0xc2) return { height: bytes.readUInt16BE(at + 5), width: bytes.readUInt16BE(at + 7) };
+    at += 2 + bytes.readUInt16BE(at + 2);
+  }
+  return { width: 0, height: 0 };
+}
+
+test('with a vision model, the answer call carries the retrieved photo as a JPEG of at most 768 px (the browser resizer is the default)', async ({ page }) => {
+  const images: string[] = [];
+  await page.route(`${ENDPOINT}/**`, async (route) => {
+    const cors = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Headers': '*', 'Cross-Origin-Resource-Policy': 'cross-origin' };
+    if (route.request().method() === 'OPTIONS') return route.fulfill({ status: 204, headers: cors });
+    const body = JSON.parse(route.request().postData() ?? '{}') as { messages?: { content: unknown }[] };
+    for (const message of body.messages ?? []) {
+      for (const part of Array.isArray(message.content) ? message.content : []) {
+        const url = (part as { image_url?: { url?: string } }).image_url?.url;
+        if (url) images.push(url);
+      }
+    }
+    return route.fulfill({
+      status: 200,
+      headers: { ...cors, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'A tabby cat.' } }] }),
+    });
+  });
+
+  await page.goto('/');
+  await waitReady(page);
+  await loadSample(page);
+  await page.getByText('Settings', { exact: true }).click();
+  await page.getByLabel('Provider').selectOption('openai');
+  await page.getByLabel('Base URL').fill(ENDPOINT);
+  await page.getByLabel('Model', { exact: true }).fill('test-vision-model');
+  await page.getByLabel('The model accepts images').check();
+  await page.getByRole('button', { name: 'Apply settings' }).click();
+  await expect(page.locator('#memory-size')).toContainText('sample: 14 rounds');
+
+  await page.getByRole('textbox', { name: 'Question' }).fill('What did my cat look like?');
+  await page.getByRole('button', { name: 'Answer with LLM' }).click();
+  await expect(page.locator('#results .answer')).toContainText('A tabby cat.');
+  const attached = images.filter((url) => url.startsWith('data:image/'));
+  expect(attached.length).toBeGreaterThan(0);
+  for (const url of attached) {
+    expect(url).toMatch(/^data:image\/jpeg;base64,/);
+    const size = jpegSize(Buffer.from(url.slice(url.indexOf(',') + 1), 'base64'));
+    expect(size.width).toBeGreaterThan(0);
+    expect(Math.max(size.width, size.height)).toBeLessThanOrEqual(768);
+  }
+});
