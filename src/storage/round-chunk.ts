@@ -12,6 +12,7 @@
  * which is synchronous, so it still happens inside one write transaction without reading vectors.
  */
 import type { StoredRound, StoredUnit } from '../types.js';
+import type { StagedLoad } from './types.js';
 
 /** Most rounds in one chunk: big enough to make records few, small enough that forgetting one round rewrites ~1 MB at most. */
 export const CHUNK_ROUNDS = 256;
@@ -56,22 +57,6 @@ export function packChunk(items: readonly RoundWithUnits[], key?: number): Round
     })),
     key,
   );
-}
-
-/** The rounds of a chunk with their units; each vector is a view into one buffer read from the chunk. */
-export async function unpackChunk(chunk: RoundChunk): Promise<RoundWithUnits[]> {
-  const floats = await chunkFloats(chunk);
-  let unitAt = 0;
-  let floatAt = 0;
-  return chunk.rounds.map((round, index) => {
-    const units: StoredUnit[] = [];
-    for (let n = 0; n < chunk.unitCounts[index]!; n++, unitAt++) {
-      const length = chunk.lengths[unitAt]!;
-      units.push({ ...chunk.units[unitAt]!, vector: floats.subarray(floatAt, floatAt + length) });
-      floatAt += length;
-    }
-    return { round, units };
-  });
 }
 
 /** Every float of a chunk's vectors, in unit order. */
@@ -136,15 +121,8 @@ function exactBytes(vector: Float32Array): Uint8Array<ArrayBuffer> {
   return new Uint8Array(vector.buffer as ArrayBuffer, vector.byteOffset, vector.byteLength);
 }
 
-/** A memory's rounds and unit facts at once, and the units' vectors (same order) as they arrive. */
-export interface StagedRounds {
-  readonly rounds: StoredRound[];
-  readonly units: UnitFacts[];
-  readonly vectors: Promise<Float32Array[]>;
-}
-
 /** Rounds in seq order with their units' facts now; the vectors once every chunk's bytes are read. */
-export function stageChunks(chunks: readonly RoundChunk[]): StagedRounds {
+export function stageChunks(chunks: readonly RoundChunk[]): StagedLoad {
   const floats = Promise.all(chunks.map(chunkFloats));
   const order: { chunk: number; round: number; seq: number }[] = [];
   const firstUnit: number[][] = [];
