@@ -1,10 +1,10 @@
 /** Shared steps of the e2e tests: wait for the app, load the sample, ask questions, read results. */
 import { resolve } from 'node:path';
 import { expect, type Page } from '@playwright/test';
+import { FIXTURE_PHOTOS_DIR } from '../src/testing/shared-data.js';
 
-/** The fixture photos (the repo's sibling `shared/` folder, as in CI). */
-export const PHOTOS = resolve(import.meta.dirname, '../../shared/fixtures/photos');
-export const photo = (name: string) => resolve(PHOTOS, name);
+/** A fixture photo's path (in the repo's sibling `shared/` folder, as in CI). */
+export const photo = (name: string) => resolve(FIXTURE_PHOTOS_DIR, name);
 
 /** Waits until the encoders are loaded and a memory is open; fails fast on a startup error. */
 export async function waitReady(page: Page): Promise<void> {

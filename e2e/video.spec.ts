@@ -13,7 +13,7 @@ import { expect, test } from '@playwright/test';
 import { build } from 'vite';
 
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../playwright.config.js';
-import { PHOTOS } from './helpers.js';
+import { photo as fixturePhoto } from './helpers.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const ORIGIN = 'http://localhost:4199';
@@ -53,7 +53,7 @@ test.beforeEach(async ({ page }) => {
     if (path === '/') return route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>video e2e</title><script type="module" src="/page.js"></script>' });
     if (path === '/page.js') return route.fulfill({ contentType: 'text/javascript', body: readFileSync(join(outDir, 'page.js')) });
     const photo = /^\/photos\/([\w-]+\.jpg)$/.exec(path);
-    if (photo) return route.fulfill({ contentType: 'image/jpeg', body: readFileSync(join(PHOTOS, photo[1]!)) });
+    if (photo) return route.fulfill({ contentType: 'image/jpeg', body: readFileSync(fixturePhoto(photo[1]!)) });
     return route.fulfill({ status: 404, body: 'not found' });
   });
   await page.goto(`${ORIGIN}/`);

@@ -61,7 +61,7 @@ export interface BrowserEncodersOptions {
    * @default up to 4 on an isolated page with more than 2 cores, else 1
    */
   readonly threads?: number;
-  /** Model loading progress (`task: 'model'`, in bytes or files); `openMemory` also reports ingest here. */
+  /** Model loading progress (`task: 'model'`, in bytes or files); `openMemory` also reports ingest here. @default none */
   readonly onProgress?: ProgressCallback;
 }
 
