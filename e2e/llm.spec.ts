@@ -2,11 +2,40 @@
  * The OpenAI-compatible LLM setting: answers come from the configured endpoint, and the API key goes
  * nowhere else — not to the app's server, not into storage unless "remember" is ticked.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { loadSample, waitReady } from './helpers.js';
 
 const ENDPOINT = 'https://llm.example.test/v1';
 const KEY = 'sk-test-0123456789-secret';
+
+/** Opens the demo with the sample conversation, and sets ENDPOINT as the OpenAI-compatible LLM. */
+async function openSampleWithEndpoint(page: Page, llm: { model: string; apiKey?: string; vision?: boolean }): Promise<void> {
+  await page.goto('/');
+  await waitReady(page);
+  await loadSample(page);
+  await page.getByText('Settings', { exact: true }).click();
+  await page.getByLabel('Provider').selectOption('openai');
+  await page.getByLabel('Base URL').fill(ENDPOINT);
+  await page.getByLabel('Model', { exact: true }).fill(llm.model);
+  if (llm.apiKey) await page.getByLabel('API key').fill(llm.apiKey);
+  if (llm.vision) await page.getByLabel('The model accepts images').check();
+  await page.getByRole('button', { name: 'Apply settings' }).click();
+  await expect(page.locator('#memory-size')).toContainText('sample: 14 rounds');
+}
+
+/** Answers every chat call to ENDPOINT with `reply`, handing each request body to `onBody`. */
+async function fakeEndpoint(page: Page, reply: string, onBody: (body: string) => void): Promise<void> {
+  await page.route(`${ENDPOINT}/**`, async (route) => {
+    const cors = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Headers': '*', 'Cross-Origin-Resource-Policy': 'cross-origin' };
+    if (route.request().method() === 'OPTIONS') return route.fulfill({ status: 204, headers: cors });
+    onBody(route.request().postData() ?? '');
+    return route.fulfill({
+      status: 200,
+      headers: { ...cors, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ choices: [{ message: { role: 'assistant', content: reply } }] }),
+    });
+  });
+}
 
 test('an OpenAI-compatible endpoint answers from memory; the key is sent only there and not stored', async ({ page }) => {
   const sawKey: string[] = [];
@@ -15,27 +44,11 @@ test('an OpenAI-compatible endpoint answers from memory; the key is sent only th
     if (headers.includes(KEY)) sawKey.push(request.url());
   });
   let prompt = '';
-  await page.route(`${ENDPOINT}/**`, async (route) => {
-    const cors = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Headers': '*', 'Cross-Origin-Resource-Policy': 'cross-origin' };
-    if (route.request().method() === 'OPTIONS') return route.fulfill({ status: 204, headers: cors });
-    prompt = route.request().postData() ?? '';
-    return route.fulfill({
-      status: 200,
-      headers: { ...cors, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'Your cat Chelsea is a tabby with green eyes.' } }] }),
-    });
+  await fakeEndpoint(page, 'Your cat Chelsea is a tabby with green eyes.', (body) => {
+    prompt = body;
   });
 
-  await page.goto('/');
-  await waitReady(page);
-  await loadSample(page);
-  await page.getByText('Settings', { exact: true }).click();
-  await page.getByLabel('Provider').selectOption('openai');
-  await page.getByLabel('Base URL').fill(ENDPOINT);
-  await page.getByLabel('Model', { exact: true }).fill('test-model');
-  await page.getByLabel('API key').fill(KEY);
-  await page.getByRole('button', { name: 'Apply settings' }).click();
-  await expect(page.locator('#memory-size')).toContainText('sample: 14 rounds');
+  await openSampleWithEndpoint(page, { model: 'test-model', apiKey: KEY });
 
   await page.getByRole('textbox', { name: 'Question' }).fill('What does my cat look like?');
   await page.getByRole('button', { name: 'Answer with LLM' }).click();
@@ -62,33 +75,16 @@ function jpegSize(bytes: Buffer): { width: number; height: number } {
 
 test('with a vision model, the answer call carries the retrieved photo as a JPEG of at most 768 px (the browser resizer is the default)', async ({ page }) => {
   const images: string[] = [];
-  await page.route(`${ENDPOINT}/**`, async (route) => {
-    const cors = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Headers': '*', 'Cross-Origin-Resource-Policy': 'cross-origin' };
-    if (route.request().method() === 'OPTIONS') return route.fulfill({ status: 204, headers: cors });
-    const body = JSON.parse(route.request().postData() ?? '{}') as { messages?: { content: unknown }[] };
-    for (const message of body.messages ?? []) {
+  await fakeEndpoint(page, 'A tabby cat.', (body) => {
+    for (const message of (JSON.parse(body || '{}') as { messages?: { content: unknown }[] }).messages ?? []) {
       for (const part of Array.isArray(message.content) ? message.content : []) {
         const url = (part as { image_url?: { url?: string } }).image_url?.url;
         if (url) images.push(url);
       }
     }
-    return route.fulfill({
-      status: 200,
-      headers: { ...cors, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'A tabby cat.' } }] }),
-    });
   });
 
-  await page.goto('/');
-  await waitReady(page);
-  await loadSample(page);
-  await page.getByText('Settings', { exact: true }).click();
-  await page.getByLabel('Provider').selectOption('openai');
-  await page.getByLabel('Base URL').fill(ENDPOINT);
-  await page.getByLabel('Model', { exact: true }).fill('test-vision-model');
-  await page.getByLabel('The model accepts images').check();
-  await page.getByRole('button', { name: 'Apply settings' }).click();
-  await expect(page.locator('#memory-size')).toContainText('sample: 14 rounds');
+  await openSampleWithEndpoint(page, { model: 'test-vision-model', vision: true });
 
   await page.getByRole('textbox', { name: 'Question' }).fill('What did my cat look like?');
   await page.getByRole('button', { name: 'Answer with LLM' }).click();
