@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
-// The README's usage example is src/examples/quickstart.ts, which tsc checks; this keeps them identical.
+// Every TypeScript example in the README is a file in src/examples/, which tsc checks; this keeps them identical.
+const EXAMPLES = ['browser.ts', 'quickstart.ts'];
+
 describe('README', () => {
-  it('shows the type-checked quickstart verbatim', () => {
+  it('shows each type-checked example verbatim, and no TypeScript that is not one of them', () => {
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-    const example = readFileSync(new URL('./examples/quickstart.ts', import.meta.url), 'utf8')
-      .replace("'../index.js'", "'vmem'")
-      .replace("'../node.js'", "'vmem/node'")
-      .trimEnd();
-    expect(readme).toContain('```ts\n' + example + '\n```');
+    const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)\n```/g)].map((match) => match[1]);
+    const examples = EXAMPLES.map((name) => readFileSync(new URL(`./examples/${name}`, import.meta.url), 'utf8').trimEnd());
+    expect(blocks).toEqual(examples);
   });
 });

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { createMemory } from '../index.js';
-import { createNodeEmbeddedEncoders } from '../node.js';
+import { createMemory } from 'vmem';
+import { createNodeEmbeddedEncoders } from 'vmem/node';
 
 const { text, image } = createNodeEmbeddedEncoders();
 const memory = await createMemory({ textEncoder: text, imageEncoder: image });
