@@ -25,6 +25,14 @@ export { formatClock } from './video/rounds.js';
 export { openVideoFrames } from './video/browser-frames.js';
 export { DEFAULT_SEGMENT_SECONDS, DEFAULT_FRAMES_PER_SEGMENT } from './video/select.js';
 export { describeImages } from './enrich/describe.js';
+export {
+  createImageDescriber,
+  createCenterNetDetector,
+  createTesseractTextReader,
+  derivedText,
+  labelledDescription,
+  descriptionParts,
+} from './describe/index.js';
 export { MEMORY_TOOLS, TOOL_SPECS, READ_TOOLS, DEFAULT_TOOLS, toolDefinitions } from './tools/definitions.js';
 export { runTool, toolError } from './tools/run-tool.js';
 export { imageFromDataUrl } from './tools/image-source.js';
@@ -35,6 +43,24 @@ export type { ImageResizer, ResizedImage } from './images/types.js';
 export type { ClipOptions, ClipResult, FrameSource } from './video/clip.js';
 export type { VideoFrames, VideoFramesOptions } from './video/browser-frames.js';
 export type { DescribeOptions, DescribeResult, DescribeState, DescribeTarget } from './enrich/describe.js';
+export type {
+  Box,
+  CenterNetDetectorOptions,
+  ColourName,
+  DescribeTimings,
+  DescriptionField,
+  DescriptionPart,
+  Detection,
+  ImageDescriber,
+  ImageDescriberOptions,
+  ImageDescription,
+  ObjectDetector,
+  ObjectGroup,
+  ReadOptions,
+  ReadText,
+  TesseractTextReaderOptions,
+  TextReader,
+} from './describe/index.js';
 export type { ToolDefinition, MemoryToolName } from './tools/definitions.js';
 export type { RunToolOptions, ToolImage, ToolMemory, ToolResult, ToolRound } from './tools/run-tool.js';
 export type { ImageSourceResolver } from './tools/image-source.js';

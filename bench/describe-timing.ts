@@ -1,0 +1,68 @@
+/**
+ * `npm run bench:describe`: the offline describer's time per photo in Node (TF.js WASM for CenterNet,
+ * tesseract.js for OCR), on the fixture photos and a rendered error dialog. Each picture is described
+ * `--runs` times after one warm-up; the table gives medians in ms, and what was seen.
+ * @example npm run bench:describe -- --runs 5
+ */
+import { derivedText, type ImageDescription } from 'vmem';
+import { createNodeImageDescriber } from 'vmem/node';
+import { renderDialog } from '../src/testing/render-text.js';
+import { fixturePhotoNames, readFixturePhoto } from '../src/testing/shared-data.js';
+
+const runsArgument = process.argv.indexOf('--runs');
+const runs = runsArgument > 0 ? Number(process.argv[runsArgument + 1]) : 3;
+if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, got ${process.argv[runsArgument + 1]}`);
+
+const pictures: { name: string; bytes: Uint8Array }[] = [
+  ...fixturePhotoNames().map((name) => ({ name, bytes: readFixturePhoto(name) })),
+  { name: 'rendered error dialog', bytes: await renderDialog({ title: 'Error', lines: ['Disk quota exceeded while saving', 'report.docx. Free some space and', 'try again.'] }) },
+];
+
+const describer = createNodeImageDescriber();
+const loadStart = performance.now();
+await describer.load();
+console.log(`describer ${describer.id}`);
+console.log(`models loaded in ${Math.round(performance.now() - loadStart)} ms; ${runs} run(s) per picture after one warm-up; medians in ms\n`);
+
+const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+const rows: string[][] = [['picture', 'decode', 'detect', 'analyse', 'OCR', 'derived text']];
+const detectTimes: number[] = [];
+const ocrTimes: number[] = [];
+for (const picture of pictures) {
+  await describer.describe([{ bytes: picture.bytes }]);
+  const timings: ImageDescription['timings'][] = [];
+  let last: ImageDescription | undefined;
+  for (let run = 0; run < runs; run++) {
+    [last] = await describer.describe([{ bytes: picture.bytes }]);
+    timings.push(last!.timings);
+  }
+  const detect = median(timings.map((t) => t.detect));
+  const ocr = timings[0]!.ocr === undefined ? undefined : median(timings.map((t) => t.ocr!));
+  detectTimes.push(detect);
+  if (ocr !== undefined) ocrTimes.push(ocr);
+  rows.push([
+    picture.name,
+    String(Math.round(median(timings.map((t) => t.decode)))),
+    String(Math.round(detect)),
+    String(Math.round(median(timings.map((t) => t.analyse)))),
+    ocr === undefined ? '—' : String(Math.round(ocr)),
+    truncate(derivedText(last!), 70),
+  ]);
+}
+await describer.dispose();
+
+printTable(rows);
+console.log(`\ndetection: median ${Math.round(median(detectTimes))} ms per picture over ${detectTimes.length} pictures`);
+console.log(`OCR ran on ${ocrTimes.length} of ${pictures.length} pictures${ocrTimes.length ? `: median ${Math.round(median(ocrTimes))} ms` : ''}`);
+
+function truncate(text: string, most: number): string {
+  return text.length <= most ? text : `${text.slice(0, most - 1)}…`;
+}
+
+function printTable(table: readonly string[][]): void {
+  const widths = table[0]!.map((_, column) => Math.max(...table.map((row) => row[column]!.length)));
+  for (const [index, row] of table.entries()) {
+    console.log(row.map((cell, column) => (column > 0 && column < 5 ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!))).join('  '));
+    if (index === 0) console.log(widths.map((width) => '-'.repeat(width)).join('  '));
+  }
+}
