@@ -32,13 +32,28 @@ export {
   derivedText,
   labelledDescription,
   descriptionParts,
+  descriptionKeywords,
 } from './describe/index.js';
 export { MEMORY_TOOLS, TOOL_SPECS, READ_TOOLS, DEFAULT_TOOLS, toolDefinitions } from './tools/definitions.js';
 export { runTool, toolError } from './tools/run-tool.js';
 export { imageFromDataUrl } from './tools/image-source.js';
 export { runAgent } from './tools/agent.js';
 
-export type { Memory, AddOptions, AnswerOptions, AnswerResult, AttachSkipReason, RoundPatch, SignalSearch, SkippedImage, TurnPatch, UnitHit } from './memory/types.js';
+export type {
+  Memory,
+  AddOptions,
+  AnswerOptions,
+  AnswerResult,
+  AttachSkipReason,
+  DescribePendingOptions,
+  RoundPatch,
+  SetCaptionOptions,
+  SignalSearch,
+  SkippedImage,
+  TurnPatch,
+  UnitHit,
+} from './memory/types.js';
+export type { DescribeRun } from './memory/derived.js';
 export type { ImageResizer, ResizedImage } from './images/types.js';
 export type { ClipOptions, ClipResult, FrameSource } from './video/clip.js';
 export type { VideoFrames, VideoFramesOptions } from './video/browser-frames.js';
@@ -68,6 +83,7 @@ export type { AgentOptions, AgentResult, AgentStep, AgentToolCall } from './tool
 export type { MemoryOptions, RetrievalOptions } from './options.js';
 export type {
   Block,
+  DerivedDescription,
   EncoderIds,
   ImageInput,
   ImageRef,

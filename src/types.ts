@@ -45,6 +45,30 @@ export interface ImageRef {
   readonly mimeType?: string;
   /** False for caption-only images. */
   readonly hasBytes: boolean;
+  /**
+   * What the memory's offline describer saw in the picture. Machine-derived, never the user's words:
+   * kept apart from `caption` and indexed as its own `derived` unit.
+   */
+  readonly derived?: DerivedDescription;
+}
+
+/**
+ * A picture's machine-derived description (objects with colours and counts, people, readable text,
+ * the picture's colours), written by an `ImageDescriber` without an LLM.
+ */
+export interface DerivedDescription {
+  /**
+   * Who wrote it: the describer's id (`ImageDescriber.id`), or `vision-llm` once the vision-LLM
+   * description job replaced it with a caption (`text` is then empty).
+   */
+  readonly by: string;
+  /** The words indexed as the image's `derived` unit (no field labels). Empty when nothing was seen. */
+  readonly text: string;
+  /**
+   * The same with field labels, for people to read.
+   * @example 'Objects: a red motorcycle. Picture: mostly gray, red and brown'
+   */
+  readonly labelled: string;
 }
 
 export interface StoredTurn {
@@ -74,8 +98,11 @@ export interface StoredRound {
 
 export type Lane = 'text' | 'image';
 
-/** `text`: a turn's text; `caption`: an image's caption in the text lane; `image`: an image's pixels in the image lane. */
-export type UnitKind = 'text' | 'caption' | 'image';
+/**
+ * `text`: a turn's text; `caption`: an image's caption in the text lane; `derived`: an image's
+ * machine-derived description in the text lane; `image`: an image's pixels in the image lane.
+ */
+export type UnitKind = 'text' | 'caption' | 'derived' | 'image';
 
 /** The indexed piece of a round: one per turn text, one per caption, one per image. */
 export interface StoredUnit {
@@ -84,9 +111,9 @@ export interface StoredUnit {
   readonly lane: Lane;
   readonly kind: UnitKind;
   readonly role: Role;
-  /** Indexed text for `text` and `caption` units. */
+  /** Indexed text for `text`, `caption` and `derived` units. */
   readonly text?: string;
-  /** The image a `caption` or `image` unit belongs to. */
+  /** The image a `caption`, `derived` or `image` unit belongs to. */
   readonly imageId?: string;
   /** Unit-length vector from the lane's encoder. */
   readonly vector: Float32Array;
@@ -131,6 +158,8 @@ export interface TraceHit {
   /** Raw score of the best unit (BM25 score or cosine). */
   readonly score: number;
   readonly unitId: string;
+  /** What the unit indexes; `derived` marks a machine-derived picture description. */
+  readonly unitKind?: UnitKind;
 }
 
 /** Why a returned round came back. */
@@ -182,6 +211,11 @@ export interface ReturnedUnit {
 export interface EncoderIds {
   readonly text: { readonly id: string; readonly dimension: number };
   readonly image?: { readonly id: string; readonly dimension: number };
+  /**
+   * The offline describer whose descriptions the memory indexes. A different one does not refuse the
+   * memory: its pictures are described again, and only their `derived` units change.
+   */
+  readonly describer?: { readonly id: string };
 }
 
 /** Every image of a round: the user's, then the assistant's. */

@@ -15,7 +15,7 @@ import type {
 } from '../types.js';
 import { imagesOf } from '../types.js';
 import { toBlocks, withNeighbours } from './assemble.js';
-import { captionUnitId, textUnitId } from './unit-ids.js';
+import { captionUnitId, derivedUnitId, textUnitId } from './unit-ids.js';
 import { bestPerGroup, reciprocalRankFusion, type FusedCandidate, type SignalRanking } from './fusion.js';
 import { retrievalCase } from './route.js';
 
@@ -42,7 +42,7 @@ export interface IndexView {
   /** Rounds with an image within ±1 in their session (cached by the memory). */
   roundsNearImages(): ReadonlySet<string>;
   bm25(text: string, limit: number, accept?: (roundId: string) => boolean): LaneHit[];
-  /** Text lane dense search; `captionsOnly` restricts it to caption units. */
+  /** Text lane dense search; `captionsOnly` restricts it to units describing images (captions, derived descriptions). */
   dense(vector: Float32Array, limit: number, accept?: (roundId: string) => boolean, captionsOnly?: boolean): LaneHit[];
   image(vector: Float32Array, limit: number, accept?: (roundId: string) => boolean): LaneHit[];
   /** The stored text-lane vector of a unit. */
@@ -216,9 +216,10 @@ function searchSignal(
 }
 
 /**
- * The text lane searched with the stored vector of the best image match's caption, or of the turn
- * that shared it: the conversation about a matched picture often never repeats its caption's words
- * in the question, but it does talk about the same thing.
+ * The text lane searched with the stored vector of the best image match's caption (or, for a picture
+ * without one, its machine-derived description), or of the turn that shared it: the conversation about
+ * a matched picture often never repeats its caption's words in the question, but it does talk about
+ * the same thing.
  */
 function echoSearch(view: IndexView, imageHits: readonly LaneHit[], limit: number): LaneHit[] {
   const best = imageHits[0];
@@ -226,7 +227,8 @@ function echoSearch(view: IndexView, imageHits: readonly LaneHit[], limit: numbe
   if (!best || !image?.imageId) return [];
   const round = roundAt(view, best.roundId);
   const role = round?.user.images.some((ref) => ref.id === image.imageId) ? 'user' : 'assistant';
-  const vector = view.textVector(captionUnitId(image.imageId)) ?? view.textVector(textUnitId(best.roundId, role));
+  const vector =
+    view.textVector(captionUnitId(image.imageId)) ?? view.textVector(derivedUnitId(image.imageId)) ?? view.textVector(textUnitId(best.roundId, role));
   return vector ? view.dense(vector, limit) : [];
 }
 
@@ -248,7 +250,7 @@ function roundResult(
     roundId: candidate.key,
     rank: index + 1,
     fusedScore: candidate.fusedScore,
-    hits: candidate.votes.map(toTraceHit),
+    hits: candidate.votes.map((vote) => toTraceHit(view, vote)),
     neighbour: false,
   }));
   for (const [roundId, sources] of selection.neighbourOf) {
@@ -320,7 +322,7 @@ function unitResult(view: IndexView, fused: FusedCandidate[], base: ResultBase):
       entryOf.set(roundId, entry);
       trace.push(entry);
     }
-    entry.hits.push(...candidate.votes.map(toTraceHit));
+    entry.hits.push(...candidate.votes.map((vote) => toTraceHit(view, vote)));
   });
   const images: ImageRef[] = [];
   for (const unit of units) {
@@ -332,8 +334,9 @@ function unitResult(view: IndexView, fused: FusedCandidate[], base: ResultBase):
   return { ...base, blocks, images, trace, units };
 }
 
-function toTraceHit(vote: FusedCandidate['votes'][number]): TraceHit {
-  return { lane: vote.lane, signal: vote.signal, rank: vote.rank, score: vote.score, unitId: vote.unitId };
+function toTraceHit(view: IndexView, vote: FusedCandidate['votes'][number]): TraceHit {
+  const unitKind = view.unit(vote.unitId)?.kind;
+  return { lane: vote.lane, signal: vote.signal, rank: vote.rank, score: vote.score, unitId: vote.unitId, ...(unitKind ? { unitKind } : {}) };
 }
 
 function roundAt(view: IndexView, roundId: string): StoredRound | undefined {

@@ -59,6 +59,21 @@ export function labelledDescription(description: ImageDescription): string {
     .join('. ');
 }
 
+/** Words of readable text kept as query keywords. */
+const MAX_TEXT_KEYWORDS = 24;
+
+/**
+ * Keywords for searching with a picture: its objects (with colours), people, and the first words of
+ * its readable text. The picture's overall colours are left out: they match too much.
+ * @example descriptionKeywords(d) // ['red motorcycle', 'person']
+ */
+export function descriptionKeywords(description: ImageDescription): string[] {
+  const objects = description.objects.map((group) => (group.colour ? `${group.colour} ${group.label}` : group.label));
+  const people = description.people > 0 ? [description.people === 1 ? 'person' : 'people'] : [];
+  const words = description.text.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).slice(0, MAX_TEXT_KEYWORDS);
+  return [...objects, ...people, ...words];
+}
+
 function objectPhrase(group: ObjectGroup): string {
   const noun = group.count === 1 ? group.label : pluralLabel(group.label);
   const described = group.colour ? `${group.colour} ${noun}` : noun;

@@ -5,7 +5,7 @@ export { createCenterNetDetector, CENTERNET_INPUT_SIZE } from './centernet.js';
 export type { CenterNetDetectorOptions } from './centernet.js';
 export { createTesseractTextReader } from './tesseract.js';
 export type { TesseractTextReaderOptions } from './tesseract.js';
-export { derivedText, labelledDescription, descriptionParts } from './description.js';
+export { derivedText, labelledDescription, descriptionParts, descriptionKeywords } from './description.js';
 export type { DescriptionField, DescriptionPart } from './description.js';
 export { COLOUR_NAMES } from './palette.js';
 export type { ColourName } from './palette.js';

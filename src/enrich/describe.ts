@@ -18,8 +18,11 @@ import { describePrompt, joinDescription, parseDescription } from './prompt.js';
 export interface DescribeTarget {
   rounds(): readonly StoredRound[];
   getImage(imageId: string): Promise<StoredImage | undefined>;
-  /** Sets the caption of a stored image and indexes it in the text lane (as a `caption` unit and in the turn text). */
-  setCaption(imageId: string, caption: string): Promise<unknown>;
+  /**
+   * Sets the caption of a stored image and indexes it in the text lane (as a `caption` unit and in the
+   * turn text); with `source: 'vision-llm'` it also replaces the image's machine-derived description.
+   */
+  setCaption(imageId: string, caption: string, options?: { readonly source?: 'user' | 'vision-llm' }): Promise<unknown>;
 }
 
 /** Why an image got no description. */
@@ -90,7 +93,7 @@ export async function describeImages(target: DescribeTarget, options: DescribeOp
     options.signal?.throwIfAborted();
     const outcome = await describeOne(target, ref, options, maxSide, quality);
     if (typeof outcome === 'string') {
-      await target.setCaption(ref.id, outcome);
+      await target.setCaption(ref.id, outcome, { source: 'vision-llm' });
       described.push(ref.id);
       count++;
     } else {

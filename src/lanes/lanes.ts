@@ -117,7 +117,7 @@ export class Lanes {
       accept || captionsOnly
         ? (unitId: string) => {
             const unit = this.units.get(unitId);
-            return unit !== undefined && (!captionsOnly || unit.kind === 'caption') && (!accept || accept(unit.roundId));
+            return unit !== undefined && (!captionsOnly || unit.kind === 'caption' || unit.kind === 'derived') && (!accept || accept(unit.roundId));
           }
         : undefined;
     return this.toLaneHits(this.textVectors.nearest(vector, limit, filter), limit);

@@ -1,4 +1,4 @@
-import { captionUnitId, imageUnitId, textUnitId } from '../core/unit-ids.js';
+import { captionUnitId, derivedUnitId, imageUnitId, textUnitId } from '../core/unit-ids.js';
 import { VmemError } from '../errors.js';
 import { storedTurn } from './turn-text.js';
 import type { ImageInput, ImageRef, Role, RoundInput, StoredRound, StoredTurn, TurnInput, UnitKind } from '../types.js';
@@ -10,7 +10,7 @@ export interface UnitSpec {
   readonly roundId: string;
   readonly kind: UnitKind;
   readonly role: Role;
-  /** Text for `text` and `caption` units. */
+  /** Text for `text`, `caption` and `derived` units. */
   readonly text?: string;
   readonly imageId?: string;
 }
@@ -136,6 +136,7 @@ export function unitSpecsOf(round: StoredRound): UnitSpec[] {
     if (turn.text) specs.push({ id: textUnitId(round.id, role), roundId: round.id, kind: 'text', role, text: turn.text });
     for (const image of turn.images) {
       if (image.caption) specs.push({ id: captionUnitId(image.id), roundId: round.id, kind: 'caption', role, text: image.caption, imageId: image.id });
+      if (image.derived?.text) specs.push({ id: derivedUnitId(image.id), roundId: round.id, kind: 'derived', role, text: image.derived.text, imageId: image.id });
       specs.push({ id: imageUnitId(image.id), roundId: round.id, kind: 'image', role, imageId: image.id });
     }
   }

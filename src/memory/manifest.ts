@@ -1,15 +1,18 @@
+import type { ImageDescriber } from '../describe/types.js';
 import type { ImageEmbedder, TextEmbedder } from '../encoders/types.js';
 import { SCHEMA_VERSION, type Manifest } from '../storage/types.js';
 import type { EncoderIds } from '../types.js';
 
-/** The ids a memory's manifest records for its encoders. */
-export function encoderIdsOf(text: TextEmbedder, image: ImageEmbedder | undefined): EncoderIds {
+/** The ids a memory's manifest records for its encoders (and its describer, when it has one). */
+export function encoderIdsOf(text: TextEmbedder, image: ImageEmbedder | undefined, describer?: ImageDescriber): EncoderIds {
   return {
     text: { id: text.id, dimension: text.dimension },
     ...(image ? { image: { id: image.id, dimension: image.dimension } } : {}),
+    ...(describer ? { describer: { id: describer.id } } : {}),
   };
 }
 
+/** Same vectors: text and image encoders match. The describer is left out, as a new one only re-describes pictures. */
 export function sameEncoders(a: EncoderIds, b: EncoderIds): boolean {
   return (
     a.text.id === b.text.id &&

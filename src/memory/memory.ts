@@ -5,6 +5,7 @@ import { Lanes } from '../lanes/lanes.js';
 import { normalize } from '../lanes/vector-matrix.js';
 import { createNoneProvider } from '../llm/none.js';
 import { DEFAULT_MAX_TEXT_CHARS, normalizeRetrievalOptions, type MemoryOptions, type NormalizedRetrievalOptions, type RetrievalOptions } from '../options.js';
+import type { ImageDescriber } from '../describe/types.js';
 import type { ProgressCallback, ProgressTask } from '../progress.js';
 import { createInMemoryStorage } from '../storage/memory-storage.js';
 import type { MemoryStorage, StoredImage } from '../storage/types.js';
@@ -12,12 +13,13 @@ import { imagesOf, type EncoderIds, type Query, type RetrievalResult, type Round
 import { createSerialQueue } from '../util/serial-queue.js';
 import { answerWithMemory } from './answer.js';
 import { encodeRecords, encodeUnits, type RoundToEncode } from './encode-units.js';
+import { describePrepared, describeStored, emptyDescription, imagesAwaitingDescription, VISION_LLM_DESCRIBER, withDerived, type DescribeRun } from './derived.js';
 import { History } from './history.js';
-import { prepareRounds, unitSpecsOf } from './ingest.js';
+import { prepareRounds, unitSpecsOf, type PreparedRound } from './ingest.js';
 import { describeEncoders, encoderIdsOf, newManifest, sameEncoders } from './manifest.js';
 import { encodeQuery, encodeQueryImage, type QueryEncoders } from './query.js';
 import { applyPatch } from './round-patch.js';
-import type { AddOptions, AnswerOptions, AnswerResult, Memory, RoundPatch, SignalSearch, UnitHit } from './types.js';
+import type { AddOptions, AnswerOptions, AnswerResult, DescribePendingOptions, Memory, RoundPatch, SetCaptionOptions, SignalSearch, UnitHit } from './types.js';
 
 /**
  * Opens (or starts) a memory over the given storage. Rebuilds the indexes from stored vectors without
@@ -30,7 +32,7 @@ import type { AddOptions, AnswerOptions, AnswerResult, Memory, RoundPatch, Signa
 export async function createMemory(options: MemoryOptions): Promise<Memory> {
   if (!options?.textEncoder) throw new VmemError('INVALID_INPUT', 'createMemory needs a textEncoder, e.g. the embedded USE-Lite encoder.');
   const storage = options.storage ?? createInMemoryStorage();
-  const encoders = encoderIdsOf(options.textEncoder, options.imageEncoder);
+  const encoders = encoderIdsOf(options.textEncoder, options.imageEncoder, options.describer);
   const manifest = await storage.readManifest();
   const memory = new MemoryImpl(options, storage, encoders);
   if (manifest && !sameEncoders(manifest.encoders, encoders)) {
@@ -44,8 +46,10 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
     await memory.reindex();
   } else {
     if (!manifest) await storage.writeManifest(newManifest(encoders));
+    else if (manifest.encoders.describer?.id !== encoders.describer?.id) await storage.writeManifest({ ...manifest, encoders });
     await memory.load();
   }
+  memory.resumeDescriptions();
   return memory;
 }
 
@@ -65,6 +69,8 @@ class MemoryImpl implements Memory {
   private history = new History();
   private closed = false;
   private readonly writes = createSerialQueue();
+  /** The description job while it runs (see `describePending`). */
+  private describing: Promise<DescribeRun> | undefined;
 
   constructor(options: MemoryOptions, storage: MemoryStorage, encoders: EncoderIds) {
     this.options = options;
@@ -75,6 +81,7 @@ class MemoryImpl implements Memory {
       image: options.imageEncoder,
       llm: options.llm ?? createNoneProvider(),
       imageResizer: options.imageResizer,
+      describer: options.describer,
     };
     this.maxTextChars = options.maxTextChars === undefined ? DEFAULT_MAX_TEXT_CHARS : options.maxTextChars;
     this.defaults = normalizeRetrievalOptions(options.retrieval);
@@ -118,23 +125,52 @@ class MemoryImpl implements Memory {
   add(rounds: RoundInput | readonly RoundInput[], addOptions: AddOptions = {}): Promise<StoredRound[]> {
     this.assertOpen();
     const inputs: readonly RoundInput[] = Array.isArray(rounds) ? rounds : [rounds as RoundInput];
-    return this.writes.run(() => {
-      const onProgress = addOptions.onProgress ?? this.options.onProgress;
-      return reportFailure('ingest', onProgress, async () => {
-        const prepared = prepareRounds(inputs, {
+    const onProgress = addOptions.onProgress ?? this.options.onProgress;
+    const describer = this.options.describer;
+    const mode = addOptions.describe ?? this.options.describe ?? 'wait';
+    const added = this.writes.run(() =>
+      reportFailure('ingest', onProgress, async () => {
+        const checked = prepareRounds(inputs, {
           maxTextChars: this.maxTextChars,
           nextSeq: this.history.nextSeq(),
           isKnownRound: (id) => this.history.has(id),
           isKnownImage: (id) => this.history.hasImage(id),
         });
+        const prepared = describer && mode === 'wait' ? await this.describeBeforeStoring(checked, describer, onProgress) : checked;
         const records = await encodeRecords(prepared, this.queryEncoders, 'ingest', onProgress);
         await this.storage.putRounds(records);
         this.lanes.add(records.flatMap((record) => record.units));
         this.history = this.history.appended(records.map((record) => record.round));
         onProgress?.({ status: 'done', task: 'ingest' });
         return records.map((record) => record.round);
-      });
+      }),
+    );
+    if (describer && mode === 'background') void added.then(() => this.resumeDescriptions(onProgress), () => undefined);
+    return added;
+  }
+
+  describePending(options: DescribePendingOptions = {}): Promise<DescribeRun> {
+    this.assertOpen();
+    const describer = this.options.describer;
+    if (!describer) {
+      return Promise.reject(new VmemError('INVALID_INPUT', 'This memory has no describer; pass one to createMemory (e.g. createNodeImageDescriber() from vmem/node).'));
+    }
+    const onProgress = options.onProgress ?? this.options.onProgress;
+    this.describing ??= reportFailure('describe', onProgress, () => this.describeAll(describer, onProgress)).finally(() => {
+      this.describing = undefined;
     });
+    return this.describing;
+  }
+
+  /**
+   * Starts the description job when pictures await a description. Nobody waits for this start, so its
+   * failure is not thrown anywhere: it reaches `onProgress` as `failed` (with the error's code), and a
+   * later `describePending()` tries again.
+   */
+  resumeDescriptions(onProgress?: DescribePendingOptions['onProgress']): void {
+    const describer = this.options.describer;
+    if (this.closed || !describer || imagesAwaitingDescription(this.history.rounds, describer.id).length === 0) return;
+    this.describePending(onProgress ? { onProgress } : {}).catch(() => undefined);
   }
 
   update(roundId: string, patch: RoundPatch): Promise<StoredRound> {
@@ -146,7 +182,7 @@ class MemoryImpl implements Memory {
     });
   }
 
-  setCaption(imageId: string, caption: string): Promise<StoredRound> {
+  setCaption(imageId: string, caption: string, options: SetCaptionOptions = {}): Promise<StoredRound> {
     this.assertOpen();
     return this.writes.run(async () => {
       const text = typeof caption === 'string' ? caption.trim() : '';
@@ -154,7 +190,10 @@ class MemoryImpl implements Memory {
       const round = this.history.roundOfImage(imageId);
       if (!round) throw new VmemError('UNKNOWN_IMAGE', `No image "${imageId}" in this memory; it may have been forgotten.`);
       const role = round.user.images.some((image) => image.id === imageId) ? 'user' : 'assistant';
-      return this.replaceRound(round, applyPatch(round, { [role]: { captions: { [imageId]: text } } }, this.maxTextChars));
+      const captioned = applyPatch(round, { [role]: { captions: { [imageId]: text } } }, this.maxTextChars);
+      // A vision LLM's description stands in for the offline one, which would only repeat it less well.
+      const updated = options.source === 'vision-llm' ? withDerived(captioned, imageId, emptyDescription(VISION_LLM_DESCRIBER)) : captioned;
+      return this.replaceRound(round, updated);
     });
   }
 
@@ -241,11 +280,66 @@ class MemoryImpl implements Memory {
     this.closed = true;
     // Let writes already queued finish before the storage goes away.
     await this.writes.run(async () => undefined);
+    // The description job stops at its next picture; its outcome already went to whoever awaited it.
+    await this.describing?.catch(() => undefined);
     await this.storage.close();
   }
 
   private assertOpen(): void {
     if (this.closed) throw new VmemError('CLOSED', 'This memory is closed; open it again with createMemory.');
+  }
+
+  /** `add`'s `'wait'` mode: describes the batch's pictures, reporting task `describe` per picture. */
+  private async describeBeforeStoring(prepared: PreparedRound[], describer: ImageDescriber, onProgress: ProgressCallback | undefined): Promise<PreparedRound[]> {
+    if (!prepared.some((item) => item.images.length > 0)) return prepared;
+    return reportFailure('describe', onProgress, async () => {
+      onProgress?.({ status: 'initiate', task: 'describe' });
+      const described = await describePrepared(prepared, describer, (loaded, total) =>
+        onProgress?.({ status: 'progress', task: 'describe', loaded, total, unit: 'images' }),
+      );
+      onProgress?.({ status: 'done', task: 'describe' });
+      return described;
+    });
+  }
+
+  /**
+   * The description job: one picture at a time, oldest first, each stored as soon as it is described
+   * (so an interrupted job keeps what it did, and the next open resumes with the rest). Pictures
+   * added, edited or forgotten meanwhile are taken as they are when their turn comes.
+   */
+  private async describeAll(describer: ImageDescriber, onProgress: ProgressCallback | undefined): Promise<DescribeRun> {
+    onProgress?.({ status: 'initiate', task: 'describe' });
+    const run = { described: 0, unreadable: 0 };
+    for (;;) {
+      const next = imagesAwaitingDescription(this.history.rounds, describer.id)[0];
+      if (!next || this.closed) break;
+      const stored = await this.storage.getImage(next.id);
+      // A picture that cannot be read is marked described with nothing seen, so no later run retries it.
+      let derived = emptyDescription(describer.id);
+      let readable = false;
+      if (stored) {
+        try {
+          derived = await describeStored(describer, stored);
+          readable = true;
+        } catch (error) {
+          if (errorCode(error) !== 'IMAGE_DECODE_FAILED') throw error;
+        }
+      }
+      const written = await this.writes.run(async () => {
+        // Forgotten meanwhile, or the memory closed: nothing to write (the loop then moves on or stops).
+        const round = this.history.roundOfImage(next.id);
+        if (this.closed || !round) return false;
+        await this.replaceRound(round, withDerived(round, next.id, derived));
+        return true;
+      });
+      if (written && readable) run.described++;
+      else if (written) run.unreadable++;
+      const done = run.described + run.unreadable;
+      const left = imagesAwaitingDescription(this.history.rounds, describer.id).length;
+      onProgress?.({ status: 'progress', task: 'describe', loaded: done, total: done + left, unit: 'images' });
+    }
+    onProgress?.({ status: 'done', task: 'describe' });
+    return run;
   }
 
   /**

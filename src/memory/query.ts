@@ -1,5 +1,7 @@
 import type { EncodedQuery } from '../core/retrieve.js';
-import { isLlmError, VmemError } from '../errors.js';
+import { descriptionKeywords } from '../describe/description.js';
+import type { ImageDescriber } from '../describe/types.js';
+import { errorCode, isLlmError, VmemError } from '../errors.js';
 import { normalize } from '../lanes/vector-matrix.js';
 import { captionAnchorPrompt, cleanCaption, imageKeywordsPrompt, parseKeywords } from '../llm/prompts.js';
 import { LLM_IMAGE_MAX_SIDE, LLM_IMAGE_QUALITY, type ImageResizer } from '../images/types.js';
@@ -13,6 +15,8 @@ export interface QueryEncoders extends UnitEncoders {
   readonly llm: LlmProvider;
   /** Shrinks the query picture before a vision LLM reads keywords off it; without it the picture goes as stored. */
   readonly imageResizer: ImageResizer | undefined;
+  /** Reads keywords off the query picture when no vision LLM can. */
+  readonly describer: ImageDescriber | undefined;
 }
 
 /**
@@ -42,9 +46,15 @@ export async function encodeQuery(
   };
   const wantsCaption = llmReady && decided.target === 'image' && !image && !decided.counting && text !== '';
   const wantsKeywords = llmReady && llm.vision && image?.bytes !== undefined && decided.target === 'text';
+  // Without a vision LLM, the offline describer's words for the picture are the enriched anchor.
+  const wantsDescribed = useLlm && !wantsKeywords && encoders.describer !== undefined && image?.bytes !== undefined && decided.target === 'text';
   const [captionAnchor, keywords, imageVector] = await Promise.all([
     wantsCaption ? anchor('Hypothetical caption', undefined, () => hypotheticalCaption(llm, text)) : undefined,
-    wantsKeywords ? anchor('Image keywords', [] as string[], () => imageKeywords(encoders, image!, text)) : [],
+    wantsKeywords
+      ? anchor('Image keywords', [] as string[], () => imageKeywords(encoders, image!, text))
+      : wantsDescribed
+        ? describedKeywords(encoders.describer!, image!, warnings)
+        : [],
     image ? encodeQueryImage(encoders, image) : undefined,
   ]);
   const searchText = [text, ...keywords].join(' ').trim();
@@ -73,6 +83,18 @@ export async function encodeQueryImage(encoders: UnitEncoders, image: NonNullabl
     { ...(image.bytes ? { bytes: image.bytes } : {}), ...(image.mimeType ? { mimeType: image.mimeType } : {}), ...(image.caption ? { caption: image.caption } : {}) },
   ]);
   return normalize(vector!);
+}
+
+/** Words the offline describer reads off the query picture; a picture it cannot read gives none, with a warning. */
+async function describedKeywords(describer: ImageDescriber, image: NonNullable<Query['image']>, warnings: string[]): Promise<string[]> {
+  try {
+    const [description] = await describer.describe([{ bytes: image.bytes!, ...(image.mimeType ? { mimeType: image.mimeType } : {}) }]);
+    return descriptionKeywords(description!);
+  } catch (error) {
+    if (errorCode(error) !== 'IMAGE_DECODE_FAILED') throw error;
+    warnings.push(`Image keywords skipped: ${(error as Error).message}`);
+    return [];
+  }
 }
 
 async function hypotheticalCaption(llm: LlmProvider, question: string): Promise<string | undefined> {

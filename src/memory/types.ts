@@ -4,6 +4,7 @@ import type { LlmImage } from '../llm/types.js';
 import type { RetrievalOptions } from '../options.js';
 import type { StoredImage } from '../storage/types.js';
 import type { EncoderIds, ImageRef, Query, RetrievalResult, RoundInput, Signal, StoredRound } from '../types.js';
+import type { DescribeRun } from './derived.js';
 
 /** One unit as ranked by one signal. */
 export interface UnitHit {
@@ -56,6 +57,24 @@ export interface RoundPatch {
 
 export interface AddOptions {
   readonly onProgress?: ProgressCallback;
+  /** As `MemoryOptions.describe`, for this call. @default the memory's `describe` option */
+  readonly describe?: 'wait' | 'background';
+}
+
+/** Options of `memory.describePending`. */
+export interface DescribePendingOptions {
+  /** Progress (task `describe`, unit `images`). @default the memory's `onProgress` */
+  readonly onProgress?: ProgressCallback;
+}
+
+/** Options of `memory.setCaption`. */
+export interface SetCaptionOptions {
+  /**
+   * Who wrote the caption. `'vision-llm'` (the description job) replaces the picture's machine-derived
+   * description: its `derived` unit goes, the caption stands in for it.
+   * @default 'user'
+   */
+  readonly source?: 'user' | 'vision-llm';
 }
 
 export interface AnswerOptions extends RetrievalOptions {
@@ -116,7 +135,15 @@ export interface Memory {
    * Sets an image's caption (e.g. from the description job), folds it into its turn's text and indexes
    * it. Rejects with `UNKNOWN_IMAGE` for an image not stored.
    */
-  setCaption(imageId: string, caption: string): Promise<StoredRound>;
+  setCaption(imageId: string, caption: string, options?: SetCaptionOptions): Promise<StoredRound>;
+  /**
+   * Describes every stored picture with bytes that has no description from the memory's `describer`
+   * yet, and resolves when none is left; joins the job already running (the background job of
+   * `describe: 'background'`, or the one a reopened memory resumes). Rejects with `INVALID_INPUT` when
+   * the memory has no describer.
+   * @example await memory.add(rounds, { describe: 'background' }); … await memory.describePending();
+   */
+  describePending(options?: DescribePendingOptions): Promise<DescribeRun>;
   get(roundId: string): StoredRound | undefined;
   /** All rounds in history order. */
   rounds(): readonly StoredRound[];
