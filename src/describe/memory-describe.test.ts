@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemory, type Memory, type RoundInput, type StoredRound } from 'vmem';
 import { createNodeEmbeddedEncoders, createNodeImageDescriber } from 'vmem/node';
-import { loadDataset } from '../../bench/load.js';
 import { renderDialog } from '../testing/render-text.js';
-import { BENCH_DATA_DIR, readFixturePhoto } from '../testing/shared-data.js';
+import { locomoTextRounds } from '../testing/locomo-rounds.js';
+import { readFixturePhoto } from '../testing/shared-data.js';
 
 /**
  * The offline describer inside a real memory: uncaptioned fixture photos under neutral turn text,
- * among a LoCoMo conversation's 214 ordinary rounds (their shared pictures dropped), with the
+ * among a LoCoMo conversation's ordinary rounds (text only), with the
  * embedded encoders and the Node describer, all through the public entries.
  */
 
@@ -36,12 +36,7 @@ function photoRound(name: string, bytes: Uint8Array, mimeType: string, day: numb
 }
 
 beforeAll(async () => {
-  const locomo = await loadDataset('locomo', `${BENCH_DATA_DIR}locomo`, 1);
-  const ordinary = locomo.conversations[0]!.rounds.map((round): RoundInput => ({
-    ...round,
-    user: { text: round.user.text ?? '' },
-    ...(round.assistant ? { assistant: { text: round.assistant.text ?? '' } } : {}),
-  }));
+  const ordinary = locomoTextRounds();
   ordinaryRounds = ordinary.length;
   memory = await createMemory({ textEncoder: encoders.text, imageEncoder: encoders.image!, describer });
   await memory.add(ordinary);
