@@ -187,8 +187,8 @@ export class AppState {
 
   private onIngestProgress(event: VmemProgress): void {
     if (event.status === 'progress') {
-      const label = event.task === 'reindex' ? 'Re-encoding' : 'Encoding';
-      this.events.ingestProgress(event.loaded / Math.max(1, event.total), `${label} rounds: ${event.loaded} of ${event.total}`);
+      const label = event.task === 'reindex' ? 'Re-encoding rounds' : event.task === 'describe' ? 'Describing pictures' : 'Encoding rounds';
+      this.events.ingestProgress(event.loaded / Math.max(1, event.total), `${label}: ${event.loaded} of ${event.total}`);
     } else if (event.status === 'done') {
       this.events.ingestProgress(undefined, '');
     }

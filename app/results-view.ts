@@ -40,7 +40,10 @@ export function renderRetrieval(container: HTMLElement, result: RetrievalResult,
   container.replaceChildren(...parts);
 }
 
-/** One row per (round, signal): lane, signal, rank, and whether the round is only a neighbour. */
+/**
+ * One row per (round, signal): lane, signal, the kind of unit that matched (a machine-derived picture
+ * description says so), rank, and whether the round is only a neighbour.
+ */
 export function renderTrace(trace: readonly TraceEntry[]): HTMLElement {
   const body = el('tbody');
   const ordered = [...trace].sort((a, b) => (a.rank ?? Infinity) - (b.rank ?? Infinity));
@@ -55,6 +58,7 @@ export function renderTrace(trace: readonly TraceEntry[]): HTMLElement {
           el('td', {}, entry.roundId),
           el('td', {}, hit?.lane ?? '–'),
           el('td', {}, hit?.signal ?? '–'),
+          el('td', {}, hit?.unitKind === 'derived' ? 'machine-derived' : (hit?.unitKind ?? '–')),
           el('td', {}, hit ? String(hit.rank) : '–'),
           el('td', {}, hit ? hit.score.toFixed(3) : '–'),
           el('td', {}, entry.neighbour ? `yes (of ${entry.neighbourOf?.join(', ') ?? '?'})` : 'no'),
@@ -62,6 +66,6 @@ export function renderTrace(trace: readonly TraceEntry[]): HTMLElement {
       );
     }
   }
-  const head = el('thead', {}, el('tr', {}, ...['Fused rank', 'Round', 'Lane', 'Signal', 'Signal rank', 'Score', 'Neighbour'].map((title) => el('th', { scope: 'col' }, title))));
+  const head = el('thead', {}, el('tr', {}, ...['Fused rank', 'Round', 'Lane', 'Signal', 'Unit', 'Signal rank', 'Score', 'Neighbour'].map((title) => el('th', { scope: 'col' }, title))));
   return el('div', { class: 'table-scroll' }, el('table', { class: 'trace', 'aria-label': 'Retrieval trace' }, head, body));
 }

@@ -35,7 +35,10 @@ function renderTurn(who: string, turn: StoredTurn, images: ImageUrls): HTMLEleme
   return text || turn.images.length > 0 ? view : el('div', { class: 'turn empty', hidden: '' });
 }
 
-/** Thumbnails for image refs; caption-only images show their caption instead. */
+/**
+ * Thumbnails for image refs; caption-only images show their caption instead. Under a picture the
+ * offline describer has seen comes its machine-derived description, muted and marked as such.
+ */
 export function renderThumbnails(refs: readonly ImageRef[], images: ImageUrls): HTMLElement {
   const list = el('div', { class: 'thumbs' });
   for (const ref of refs) {
@@ -52,6 +55,17 @@ export function renderThumbnails(refs: readonly ImageRef[], images: ImageUrls): 
       (error: unknown) => figure.prepend(el('span', { class: 'error' }, `Image could not be read: ${error instanceof Error ? error.message : String(error)}`)),
     );
     if (ref.caption) figure.append(el('figcaption', {}, ref.caption));
+    if (ref.derived?.labelled) {
+      figure.append(
+        el(
+          'figcaption',
+          { class: 'derived', title: 'Machine-derived: what the offline describer saw (objects, colours, readable text); no one wrote it' },
+          el('span', { class: 'derived-tag' }, 'machine-derived'),
+          ' ',
+          ref.derived.labelled,
+        ),
+      );
+    }
   }
   return list;
 }

@@ -10,6 +10,7 @@
  */
 import type { Memory } from './memory/types.js';
 import { VmemError, isVmemError } from './errors.js';
+import type { ImageDescriber } from './describe/types.js';
 import type { ImageEmbedder, TextEmbedder } from './encoders/types.js';
 import { browserImageResizer } from './images/browser-resize.js';
 import type { ImageResizer } from './images/types.js';
@@ -65,10 +66,12 @@ export interface BrowserEncodersOptions {
   readonly onProgress?: ProgressCallback;
 }
 
-/** A text encoder and optionally an image encoder, wherever they run. */
+/** A text encoder and optionally an image encoder (and a picture describer), wherever they run. */
 export interface EncoderSet {
   readonly textEncoder: TextEmbedder;
   readonly imageEncoder?: ImageEmbedder;
+  /** Describes pictures for machine-derived `derived` units (see `MemoryOptions.describer`). @default none */
+  readonly describer?: ImageDescriber;
 }
 
 /** Encoders running in vmem's worker; pass them to several `openMemory` calls to load the models once. */
@@ -123,6 +126,8 @@ export interface OpenMemoryOptions extends Omit<BrowserEncodersOptions, 'encoder
   readonly imageResizer?: ImageResizer;
   /** Longest text accepted per turn, in characters. @default 20000 */
   readonly maxTextChars?: number;
+  /** As `MemoryOptions.describe`: describe pictures before `add` returns, or in the background. @default 'wait' */
+  readonly describe?: 'wait' | 'background';
   /**
    * A memory stored by other encoders: `'error'` refuses it (`ENCODER_MISMATCH`); `'reindex'`
    * re-encodes every stored round with these encoders.
@@ -181,6 +186,7 @@ export async function startBrowserEncoders(options: BrowserEncodersOptions = {})
   const result: BrowserEncoders = {
     textEncoder: client.textEncoder,
     ...(client.imageEncoder ? { imageEncoder: client.imageEncoder } : {}),
+    ...(client.describer ? { describer: client.describer } : {}),
     backend: started.backend,
     backendReason: describeBackend(preference, started),
     ...(started.fallbackReason ? { fallbackReason: started.fallbackReason } : {}),
@@ -221,6 +227,8 @@ export async function openMemory(name: string, options: OpenMemoryOptions = {}):
       const memory = await createMemory({
         textEncoder: encoders.textEncoder,
         imageEncoder: encoders.imageEncoder,
+        describer: encoders.describer,
+        describe: options.describe,
         storage,
         llm: options.llm,
         retrieval: options.retrieval,

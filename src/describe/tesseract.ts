@@ -31,17 +31,23 @@ const DEFAULT_MIN_WORD_CONFIDENCE = 60;
 export interface TesseractTextReaderOptions {
   /**
    * Folder holding `eng.traineddata.gz` (a URL in browsers, a path in Node): the `4.0.0_best_int`
-   * folder of `@tesseract.js-data/eng`.
-   * @example '/assets/tesseract/lang/'
+   * folder of `@tesseract.js-data/eng`. Give this or `languageFileUrl`.
+   * @example nodeTesseractLangPath()
    */
-  readonly langPath: string;
+  readonly langPath?: string;
+  /**
+   * Browsers: the URL of `eng.traineddata.gz` itself, whatever a bundler named it.
+   * @example new URL('@tesseract.js-data/eng/4.0.0_best_int/eng.traineddata.gz', import.meta.url).href
+   */
+  readonly languageFileUrl?: string;
   /**
    * The tesseract.js worker script. Browsers: the URL of `tesseract.js/dist/worker.min.js` as served.
    * @default Node: the script inside the installed package; browsers: none (required)
    */
   readonly workerPath?: string;
   /**
-   * Browsers: the folder serving `tesseract-core-*-lstm.wasm.js` from `tesseract.js-core`.
+   * Browsers: the URL of one of `tesseract.js-core`'s `tesseract-core-*-lstm.wasm.js` files (the SIMD
+   * one where WASM SIMD runs).
    * @default Node: the installed package; browsers: none (required)
    */
   readonly corePath?: string;
@@ -62,10 +68,13 @@ interface OcrWorker {
  * A `TextReader` over tesseract.js. One OCR worker, started on first use; a read that passes its time
  * cap ends that worker (Tesseract cannot be interrupted) and the next read starts a fresh one.
  * @example
- * const reader = createTesseractTextReader({ langPath: '/assets/tesseract/lang/', workerPath: '/assets/tesseract/worker.min.js', corePath: '/assets/tesseract/' });
+ * const reader = createTesseractTextReader({ langPath: nodeTesseractLangPath() });
  * const { text } = await reader.read(decodedPixels, { timeoutMs: 6000, lighting: 'uneven' });
  */
 export function createTesseractTextReader(options: TesseractTextReaderOptions): TextReader & { load(): Promise<void>; dispose(): Promise<void> } {
+  if ((options.langPath === undefined) === (options.languageFileUrl === undefined)) {
+    throw new VmemError('INVALID_INPUT', 'Give the Tesseract reader either langPath (a folder holding eng.traineddata.gz) or languageFileUrl (the file itself), not both.');
+  }
   const minConfidence = options.minWordConfidence === undefined ? DEFAULT_MIN_WORD_CONFIDENCE : options.minWordConfidence;
   if (!(minConfidence >= 0 && minConfidence <= 100)) {
     throw new VmemError('INVALID_INPUT', `minWordConfidence must be between 0 and 100, got ${minConfidence}.`);
@@ -131,6 +140,15 @@ interface RunningWorker {
   thresholding: string | undefined;
 }
 
+/**
+ * The `langPath` tesseract.js is given. It always fetches `<langPath>/eng.traineddata.gz`; after the
+ * file's own URL and a `?`, that suffix becomes a query, which static servers (and the app's service
+ * worker) ignore, so the file may have any name.
+ */
+function languagePath(options: TesseractTextReaderOptions): string {
+  return options.langPath ?? `${options.languageFileUrl}?`;
+}
+
 async function startWorker(options: TesseractTextReaderOptions): Promise<RunningWorker> {
   const item = { task: 'model', item: PROGRESS_ITEM } as const;
   options.onProgress?.({ status: 'initiate', ...item });
@@ -139,7 +157,7 @@ async function startWorker(options: TesseractTextReaderOptions): Promise<Running
       createWorker(langs: string, oem: number, options: object): Promise<OcrWorker>;
     };
     const ocr = await createWorker('eng', LSTM_ONLY, {
-      langPath: options.langPath,
+      langPath: languagePath(options),
       ...(options.workerPath ? { workerPath: options.workerPath, workerBlobURL: false } : {}),
       ...(options.corePath ? { corePath: options.corePath } : {}),
       cacheMethod: 'none',
@@ -153,8 +171,8 @@ async function startWorker(options: TesseractTextReaderOptions): Promise<Running
   } catch (cause) {
     throw new VmemError(
       'MODEL_LOAD_FAILED',
-      `Could not start Tesseract OCR with langPath ${options.langPath}${options.corePath ? ` and corePath ${options.corePath}` : ''}: ${String((cause as Error)?.message ?? cause)}. ` +
-        'Serve eng.traineddata.gz from @tesseract.js-data/eng/4.0.0_best_int there (and, in browsers, worker.min.js and tesseract-core-*-lstm.wasm.js).',
+      `Could not start Tesseract OCR from ${options.langPath ?? options.languageFileUrl}${options.corePath ? ` and ${options.corePath}` : ''}: ${String((cause as Error)?.message ?? cause)}. ` +
+        'Serve eng.traineddata.gz from @tesseract.js-data/eng/4.0.0_best_int there (and, in browsers, worker.min.js and a tesseract-core-*-lstm.wasm.js).',
       { cause },
     );
   }

@@ -5,6 +5,7 @@
 import * as Comlink from 'comlink';
 import { VmemError, errorCode, isVmemError } from '../errors.js';
 import { embedDistinct } from './distinct-images.js';
+import type { ImageDescriber } from '../describe/types.js';
 import type { ImageEmbedder, ImagePayload, TextEmbedder } from '../encoders/types.js';
 import type { ProgressCallback } from '../progress.js';
 import {
@@ -43,6 +44,12 @@ export interface EncoderWorkerOptions {
   readonly callTimeoutMs?: number;
   /** Extra time allowed per item in an encode call. @default 5000 */
   readonly perItemTimeoutMs?: number;
+  /**
+   * Time allowed per picture described (the first call also loads the describer's models; OCR is
+   * capped at 6 s a picture).
+   * @default 30000
+   */
+  readonly perPictureTimeoutMs?: number;
 }
 
 /** A running encoder worker and the encoders it hosts, usable as `createMemory` options. */
@@ -50,6 +57,8 @@ export interface EncoderWorkerClient {
   readonly info: EncoderWorkerInfo;
   readonly textEncoder: TextEmbedder;
   readonly imageEncoder?: ImageEmbedder;
+  /** The worker's picture describer, for `createMemory({ describer })`; absent under `describer: 'none'`. */
+  readonly describer?: ImageDescriber;
   /** How often the worker encoded, since it started. */
   counts(): Promise<EncoderCallCounts>;
   /** Settles with the error once the worker has died (crash, failed load, terminate). */
@@ -94,10 +103,17 @@ export async function startEncoderWorker(options: EncoderWorkerOptions): Promise
           lifecycle.guard(`Encoding ${unique.length} image(s)`, callTimeout + perItem * unique.length, () => remote.embedImages(unique)),
         ),
     };
+    const perPicture = options.perPictureTimeoutMs ?? 30_000;
+    const describer: ImageDescriber | undefined = info.describer && {
+      id: info.describer.id,
+      describe: (images) =>
+        lifecycle.guard(`Describing ${images.length} picture(s)`, callTimeout + perPicture * images.length, () => remote.describeImages([...images])),
+    };
     return {
       info,
       textEncoder,
       ...(imageEncoder ? { imageEncoder } : {}),
+      ...(describer ? { describer } : {}),
       counts: () => lifecycle.guard('Reading encoder counts', callTimeout, () => remote.counts()),
       stopped: lifecycle.stopped,
       simulateCrash: () => lifecycle.guard('Crashing the worker', callTimeout, () => remote.simulateCrash()),

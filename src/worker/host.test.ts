@@ -38,3 +38,20 @@ describe('createEncoderHost warm-up', () => {
     expect(await host.embedTexts(['a'])).toHaveLength(1);
   });
 });
+
+describe('createEncoderHost describeImages', () => {
+  const text: TextEmbedder = { id: 'fake-text', dimension: 1, embed: async (texts) => texts.map(() => new Float32Array([1])) };
+  const seen = { objects: [], people: 0, text: 'Hello', colours: ['white' as const], mostlyText: true, screenshot: false, timings: { decode: 1, detect: 1, analyse: 1 } };
+
+  it('runs the hosted describer and names it in the load info', async () => {
+    const host = createEncoderHost(async () => ({ text, describer: { id: 'fake-describer', describe: async (images) => images.map(() => seen) }, backend: 'wasm' }));
+    expect((await host.load(config)).describer).toEqual({ id: 'fake-describer' });
+    expect(await host.describeImages([{ bytes: new Uint8Array([1]) }])).toEqual([seen]);
+  });
+
+  it('rejects with INVALID_INPUT when no describer is hosted', async () => {
+    const host = createEncoderHost(async () => ({ text, backend: 'wasm' }));
+    expect((await host.load(config)).describer).toBeUndefined();
+    await expect(host.describeImages([{ bytes: new Uint8Array([1]) }])).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+  });
+});

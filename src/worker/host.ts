@@ -4,6 +4,7 @@
  */
 import * as Comlink from 'comlink';
 import { VmemError } from '../errors.js';
+import type { ImageDescriber } from '../describe/types.js';
 import type { ImageEmbedder, TextEmbedder } from '../encoders/types.js';
 import type { ProgressCallback } from '../progress.js';
 import type { Backend, EncoderCallCounts, EncoderWorkerApi, EncoderWorkerConfig, WebGpuAgreement } from './protocol.js';
@@ -13,6 +14,8 @@ import { createSerialQueue } from '../util/serial-queue.js';
 export interface HostedEncoders {
   readonly text: TextEmbedder;
   readonly image?: ImageEmbedder;
+  /** Describes pictures (objects, colours, readable text) for `derived` units. */
+  readonly describer?: ImageDescriber;
   readonly backend: Backend;
   /** On WebGPU: the lowest cosine of the probe vectors to WASM's, per encoder. */
   readonly agreement?: WebGpuAgreement;
@@ -73,6 +76,15 @@ export function createEncoderHost(factory: EncoderFactory): EncoderWorkerApi {
         return transferVectors(vectors);
       });
     },
+    describeImages(images) {
+      // On the same queue as encoding: the models share one TF.js runtime, and a background job sends
+      // one picture per call, so a query waits for one picture at most.
+      return queue.run(async () => {
+        const describer = loaded().describer;
+        if (!describer) throw new VmemError('INVALID_INPUT', "This worker hosts no describer; load it with describer: 'offline'.");
+        return describer.describe(images);
+      });
+    },
     counts: () => ({ ...counts }) satisfies EncoderCallCounts,
     simulateCrash() {
       setTimeout(() => {
@@ -83,12 +95,13 @@ export function createEncoderHost(factory: EncoderFactory): EncoderWorkerApi {
 }
 
 function describe(encoders: HostedEncoders, loadMs: number) {
-  const { text, image, backend, agreement } = encoders;
+  const { text, image, describer, backend, agreement } = encoders;
   return {
     backend,
     ...(agreement ? { agreement } : {}),
     text: { id: text.id, dimension: text.dimension },
     ...(image ? { image: { id: image.id, dimension: image.dimension, ...(image.captionOnly ? { captionOnly: true } : {}) } } : {}),
+    ...(describer ? { describer: { id: describer.id } } : {}),
     loadMs,
   };
 }

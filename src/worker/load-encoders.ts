@@ -4,11 +4,17 @@
  * from the Hugging Face hub on first use (about 100 MB) and run on WebGPU or WASM.
  */
 import { env } from '@tensorflow/tfjs-core';
+import { createCenterNetDetector } from '../describe/centernet.js';
+import { createImageDescriber } from '../describe/describer.js';
+import { createTesseractTextReader } from '../describe/tesseract.js';
+import type { ImageDescriber } from '../describe/types.js';
 import { siblingOf } from '../encoders/assets.js';
 import { createBrowserImageDecoder } from '../encoders/browser-decoder.js';
 import { createMobileNetImageEncoder } from '../encoders/mobilenet.js';
 import { createUseLiteTextEncoder } from '../encoders/use-lite.js';
 import type { ProgressCallback } from '../progress.js';
+import type { WasmPaths } from '../encoders/tfjs-runtime.js';
+import { describerFiles } from './describer-files.js';
 import type { EncoderFactory, HostedEncoders } from './host.js';
 import { embeddedModelFiles } from './model-files.js';
 import type { EncoderWorkerConfig } from './protocol.js';
@@ -34,6 +40,39 @@ export function assetUrls() {
   };
 }
 
+/** Longest side the describer decodes pictures at: enough for screen text, bounded for OCR time. */
+const DESCRIBER_DECODE_SIDE = 1600;
+/** A WASM module that uses a SIMD instruction: it validates only where WASM SIMD runs. */
+const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]);
+
+/**
+ * The offline describer over the bundled files. Nothing loads until the first picture: the detector
+ * starts TF.js (shared with the encoders) and the OCR starts its own worker then.
+ */
+function offlineDescriber(config: EncoderWorkerConfig, wasmPaths: WasmPaths, threads: number, onProgress?: ProgressCallback): ImageDescriber | undefined {
+  if (config.describer === 'none') return undefined;
+  const files = describerFiles();
+  const weights = siblingOf(files.centerNetModel, 'centernet.bin');
+  const progress = onProgress ? { onProgress } : {};
+  return createImageDescriber({
+    decoder: createBrowserImageDecoder({ maxSide: DESCRIBER_DECODE_SIDE }),
+    detector: createCenterNetDetector({
+      modelUrl: files.centerNetModel,
+      // centernet.json names its weights centernet.bin; the bundler may have named them otherwise.
+      fetch: (url) => fetch(url === weights ? files.centerNetWeights : url),
+      wasmPaths,
+      threads,
+      ...progress,
+    }),
+    textReader: createTesseractTextReader({
+      languageFileUrl: files.tesseractEnglish,
+      workerPath: files.tesseractWorker,
+      corePath: WebAssembly.validate(SIMD_PROBE) ? files.tesseractCoreSimd : files.tesseractCore,
+      ...progress,
+    }),
+  });
+}
+
 /** Loads the encoders named by the config, waiting until their weights are in memory. */
 export const loadEncoders: EncoderFactory = (config, onProgress) =>
   config.encoders === 'hub' ? loadHubEncoders(config, onProgress) : loadEmbeddedEncoders(config, onProgress);
@@ -49,7 +88,8 @@ async function loadEmbeddedEncoders(config: EncoderWorkerConfig, onProgress?: Pr
   // Side by side: one model's files arrive while the other's graph is built (the WASM runtime is
   // started once and shared).
   await Promise.all([text.load(), image.load()]);
-  const encoders: HostedEncoders = { text, image, backend: 'wasm' };
+  const describer = offlineDescriber(config, urls.wasmPaths, threads, onProgress);
+  const encoders: HostedEncoders = { text, image, ...(describer ? { describer } : {}), backend: 'wasm' };
   if (config.backend === 'webgpu') return moveToWebGpu(encoders);
   // The first run of the text graph costs several times a later one; pay it before the first query.
   return { ...encoders, warmUp: async () => void (await text.embed([WARM_UP_TEXT])) };
@@ -70,5 +110,8 @@ async function loadHubEncoders(config: EncoderWorkerConfig, onProgress?: Progres
   const common = { device: config.backend, threads: config.threads, ...(onProgress ? { onProgress } : {}) } as const;
   const text = await createHubTextEncoder({ ...common, dtype: 'q8' });
   const image = await createHubImageEncoder({ ...common, dtype: 'q8', decoder: createBrowserImageDecoder() });
-  return { text, image, backend: config.backend };
+  // The describer's detector is the only TF.js model here: one thread spares it the threaded binary's set-up.
+  env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
+  const describer = offlineDescriber(config, assetUrls().wasmPaths, 1, onProgress);
+  return { text, image, ...(describer ? { describer } : {}), backend: config.backend };
 }

@@ -2,6 +2,7 @@
  * The one RPC surface between the page and the encoder worker. The page speaks to the worker only
  * through `EncoderWorkerApi` (via comlink); everything crossing it is structured-cloneable.
  */
+import type { ImageDescription } from '../describe/types.js';
 import type { ImagePayload } from '../encoders/types.js';
 import type { ProgressCallback } from '../progress.js';
 
@@ -18,6 +19,12 @@ export interface EncoderWorkerConfig {
   readonly backend: Backend;
   /** WASM threads; 1 unless the page is cross-origin isolated. @default 1 */
   readonly threads: number;
+  /**
+   * `offline` also hosts the picture describer (CenterNet objects, Tesseract OCR), its models loaded
+   * on the first picture described; `none` leaves it out.
+   * @default 'offline'
+   */
+  readonly describer?: 'offline' | 'none';
 }
 
 /** Identity of a loaded encoder, as the memory manifest records it. */
@@ -35,6 +42,8 @@ export interface EncoderWorkerInfo {
   readonly agreement?: WebGpuAgreement;
   readonly text: EncoderDescription;
   readonly image?: EncoderDescription;
+  /** The hosted describer's id, when there is one. */
+  readonly describer?: { readonly id: string };
   /** Milliseconds spent loading models. */
   readonly loadMs: number;
 }
@@ -59,6 +68,8 @@ export interface EncoderWorkerApi {
   load(config: EncoderWorkerConfig, onProgress?: ProgressCallback): Promise<EncoderWorkerInfo>;
   embedTexts(texts: readonly string[]): Promise<Float32Array[]>;
   embedImages(images: readonly ImagePayload[]): Promise<Float32Array[]>;
+  /** Machine-derived descriptions of pictures; rejects with `INVALID_INPUT` when no describer is hosted. */
+  describeImages(images: readonly ImagePayload[]): Promise<ImageDescription[]>;
   counts(): EncoderCallCounts;
   /** Throws an uncaught error inside the worker on the next tick, as a crash would. For tests. */
   simulateCrash(): void;

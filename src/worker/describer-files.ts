@@ -1,0 +1,32 @@
+/**
+ * The describer's files, each named by one literal `new URL('…', import.meta.url)`, as
+ * `model-files.ts` names the encoders' (a bundler copies and renames each one; nothing here depends
+ * on the names it picks). Tesseract gets exact file URLs, never a folder to look names up in.
+ */
+
+/** Where each of the describer's files is served from. */
+export interface DescriberFiles {
+  readonly centerNetModel: string;
+  /** Where `centernet.bin`, which `centernet.json` names, really is. */
+  readonly centerNetWeights: string;
+  /** tesseract.js's worker script. */
+  readonly tesseractWorker: string;
+  /** Tesseract's LSTM-only WASM core (WASM inlined), with and without SIMD. */
+  readonly tesseractCoreSimd: string;
+  readonly tesseractCore: string;
+  /** Tesseract's English `best_int` model, gzipped. */
+  readonly tesseractEnglish: string;
+}
+
+/** The served address of every describer file. */
+export function describerFiles(): DescriberFiles {
+  // One literal per file: a bundler only follows `new URL` with a string literal.
+  return {
+    centerNetModel: new URL('@vladmandic/human/models/centernet.json', import.meta.url).href,
+    centerNetWeights: new URL('@vladmandic/human/models/centernet.bin', import.meta.url).href,
+    tesseractWorker: new URL('tesseract.js/dist/worker.min.js', import.meta.url).href,
+    tesseractCoreSimd: new URL('tesseract.js-core/tesseract-core-simd-lstm.wasm.js', import.meta.url).href,
+    tesseractCore: new URL('tesseract.js-core/tesseract-core-lstm.wasm.js', import.meta.url).href,
+    tesseractEnglish: new URL('@tesseract.js-data/eng/4.0.0_best_int/eng.traineddata.gz', import.meta.url).href,
+  };
+}
