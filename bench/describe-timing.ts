@@ -1,13 +1,16 @@
 /**
  * `npm run bench:describe`: the offline describer's time per photo in Node (TF.js WASM for CenterNet,
  * tesseract.js for OCR), on the fixture photos and a rendered error dialog. Each picture is described
- * `--runs` times after one warm-up; the table gives medians in ms, and what was seen.
- * @example npm run bench:describe -- --runs 5
+ * `--runs` times after one warm-up; the table gives medians in ms, and what was seen. With
+ * `--retrieval` it also builds the uncaptioned-photo memory (src/testing/uncaptioned-photos.ts) with
+ * and without the describer and prints where each question's photo ranks.
+ * @example npm run bench:describe -- --runs 5 --retrieval
  */
-import { derivedText, type ImageDescription } from 'vmem';
-import { createNodeImageDescriber } from 'vmem/node';
+import { createMemory, derivedText, type ImageDescription } from 'vmem';
+import { createNodeEmbeddedEncoders, createNodeImageDescriber } from 'vmem/node';
 import { renderDialog } from '../src/testing/render-text.js';
 import { fixturePhotoNames, readFixturePhoto } from '../src/testing/shared-data.js';
+import { PHOTO_QUESTIONS, uncaptionedPhotoScenario } from '../src/testing/uncaptioned-photos.js';
 
 const runsArgument = process.argv.indexOf('--runs');
 const runs = runsArgument > 0 ? Number(process.argv[runsArgument + 1]) : 3;
@@ -49,20 +52,50 @@ for (const picture of pictures) {
     truncate(derivedText(last!), 70),
   ]);
 }
-await describer.dispose();
 
-printTable(rows);
+printTable(rows, new Set([1, 2, 3, 4]));
 console.log(`\ndetection: median ${Math.round(median(detectTimes))} ms per picture over ${detectTimes.length} pictures`);
 console.log(`OCR ran on ${ocrTimes.length} of ${pictures.length} pictures${ocrTimes.length ? `: median ${Math.round(median(ocrTimes))} ms` : ''}`);
+if (process.argv.includes('--retrieval')) await retrievalTable();
+await describer.dispose();
+
+/** Rank of each question's photo (1 = first) in the same memory without and with the describer. */
+async function retrievalTable(): Promise<void> {
+  const { ordinary, photos } = await uncaptionedPhotoScenario();
+  const encoders = createNodeEmbeddedEncoders();
+  const ranks: (number | undefined)[][] = [];
+  for (const withDescriber of [false, true]) {
+    const memory = await createMemory({ textEncoder: encoders.text, imageEncoder: encoders.image!, ...(withDescriber ? { describer } : {}) });
+    await memory.add(ordinary);
+    await memory.add(photos);
+    const column: (number | undefined)[] = [];
+    for (const [question, photo] of PHOTO_QUESTIONS) {
+      const at = (await memory.retrieve(question)).trace.findIndex((entry) => entry.roundId === `photo-${photo}`);
+      column.push(at < 0 ? undefined : at + 1);
+    }
+    ranks.push(column);
+    await memory.close();
+  }
+  await encoders.text.dispose();
+  const shown = (rank: number | undefined) => (rank === undefined ? 'not returned' : String(rank));
+  const first = (column: readonly (number | undefined)[]) => `${column.filter((rank) => rank === 1).length} of ${column.length} first`;
+  console.log(`\nuncaptioned photos under "Look what I saw today!" among ${ordinary.length} LoCoMo rounds: rank of the right photo`);
+  printTable([
+    ['question', 'without describer', 'with describer'],
+    ...PHOTO_QUESTIONS.map(([question], index) => [question, shown(ranks[0]![index]), shown(ranks[1]![index])]),
+    ['', first(ranks[0]!), first(ranks[1]!)],
+  ]);
+}
 
 function truncate(text: string, most: number): string {
   return text.length <= most ? text : `${text.slice(0, most - 1)}…`;
 }
 
-function printTable(table: readonly string[][]): void {
+/** Prints rows as aligned columns; numbers go right-aligned in `rightAligned` columns. */
+function printTable(table: readonly string[][], rightAligned: ReadonlySet<number> = new Set()): void {
   const widths = table[0]!.map((_, column) => Math.max(...table.map((row) => row[column]!.length)));
   for (const [index, row] of table.entries()) {
-    console.log(row.map((cell, column) => (column > 0 && column < 5 ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!))).join('  '));
+    console.log(row.map((cell, column) => (rightAligned.has(column) ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!))).join('  '));
     if (index === 0) console.log(widths.map((width) => '-'.repeat(width)).join('  '));
   }
 }
