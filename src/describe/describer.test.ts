@@ -4,7 +4,8 @@ import { createNodeImageDescriber, decodeImageNode, nodeTesseractLangPath } from
 import { renderDialog } from '../testing/render-text.js';
 import { readFixturePhoto } from '../testing/shared-data.js';
 
-const describer = createNodeImageDescriber();
+// A generous OCR cap: these tests are about what is read, on a machine that may be busy (the cap has its own test).
+const describer = createNodeImageDescriber({ ocrTimeoutMs: 60_000 });
 const seen = new Map<string, ImageDescription>();
 
 /** Describes a fixture photo once per run (the model calls are the slow part). */

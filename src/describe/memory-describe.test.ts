@@ -11,7 +11,8 @@ import { NEUTRAL_TURN, PHOTO_QUESTIONS, uncaptionedPhotoScenario } from '../test
  */
 
 const encoders = createNodeEmbeddedEncoders();
-const describer = createNodeImageDescriber();
+// A generous OCR cap: these tests are about what is read, on a machine that may be busy (the cap has its own test).
+const describer = createNodeImageDescriber({ ocrTimeoutMs: 60_000 });
 let memory: Memory;
 let ordinaryRounds = 0;
 

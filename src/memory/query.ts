@@ -1,7 +1,7 @@
 import type { EncodedQuery } from '../core/retrieve.js';
 import { descriptionKeywords } from '../describe/description.js';
 import type { ImageDescriber } from '../describe/types.js';
-import { errorCode, isLlmError, VmemError } from '../errors.js';
+import { isLlmError, isVmemError, VmemError } from '../errors.js';
 import { normalize } from '../lanes/vector-matrix.js';
 import { captionAnchorPrompt, cleanCaption, imageKeywordsPrompt, parseKeywords } from '../llm/prompts.js';
 import { LLM_IMAGE_MAX_SIDE, LLM_IMAGE_QUALITY, type ImageResizer } from '../images/types.js';
@@ -85,14 +85,18 @@ export async function encodeQueryImage(encoders: UnitEncoders, image: NonNullabl
   return normalize(vector!);
 }
 
-/** Words the offline describer reads off the query picture; a picture it cannot read gives none, with a warning. */
+/**
+ * Words the offline describer reads off the query picture. Like an LLM anchor they are an optional
+ * improvement: when the describer fails (a picture it cannot read, a worker timeout), retrieval goes
+ * on without them and `warnings` says so.
+ */
 async function describedKeywords(describer: ImageDescriber, image: NonNullable<Query['image']>, warnings: string[]): Promise<string[]> {
   try {
     const [description] = await describer.describe([{ bytes: image.bytes!, ...(image.mimeType ? { mimeType: image.mimeType } : {}) }]);
     return descriptionKeywords(description!);
   } catch (error) {
-    if (errorCode(error) !== 'IMAGE_DECODE_FAILED') throw error;
-    warnings.push(`Image keywords skipped: ${(error as Error).message}`);
+    if (!isVmemError(error)) throw error;
+    warnings.push(`Image keywords skipped: ${error.message}`);
     return [];
   }
 }

@@ -4,6 +4,7 @@
  * falls back to a fresh WASM worker).
  */
 import { findBackend, getBackend, setBackend } from '@tensorflow/tfjs-core';
+import type { ImageDescriber } from '../describe/types.js';
 import { VmemError } from '../errors.js';
 import type { ImagePayload } from '../encoders/types.js';
 import type { HostedEncoders } from './host.js';
@@ -38,13 +39,38 @@ export async function moveToWebGpu(encoders: HostedEncoders, probeImage?: ImageP
       lane = 'image';
       imageCosine = agreement('image', referenceImage, await encoders.image!.embed([image]));
     }
-    return { ...encoders, backend: 'webgpu', agreement: { text, ...(imageCosine === undefined ? {} : { image: imageCosine }) } };
+    return {
+      ...encoders,
+      ...(encoders.describer ? { describer: describeOnWasm(encoders.describer) } : {}),
+      backend: 'webgpu',
+      agreement: { text, ...(imageCosine === undefined ? {} : { image: imageCosine }) },
+    };
   } catch (error) {
     // Leave the realm as it was, in case the caller keeps this worker on WASM.
     if (getBackend() !== 'wasm') await setBackend('wasm');
     const reason = error instanceof Error ? error.message : String(error);
     throw new VmemError('MODEL_LOAD_FAILED', `The encoders cannot run on WebGPU here (${lane} encoder): ${reason}`, { cause: error });
   }
+}
+
+/**
+ * The describer's detector kept on WASM while the encoders run on WebGPU: its results then do not
+ * depend on the adapter (a description is stored for good), and on a software adapter it runs at
+ * WASM speed instead of 30–100× slower. Safe because the host runs one call at a time, so no encoder
+ * call runs while the backend is switched.
+ */
+function describeOnWasm(describer: ImageDescriber): ImageDescriber {
+  return {
+    ...describer,
+    async describe(images) {
+      await setBackend('wasm');
+      try {
+        return await describer.describe(images);
+      } finally {
+        await setBackend('webgpu');
+      }
+    },
+  };
 }
 
 /** The lowest cosine between matching vectors; throws when one is below `AGREEMENT`. */
