@@ -20,10 +20,11 @@ export interface DescriberFiles {
 
 /** The served address of every describer file. */
 export function describerFiles(): DescriberFiles {
-  // One literal per file: a bundler only follows `new URL` with a string literal.
+  // One literal per file: a bundler only follows `new URL` with a string literal. @vladmandic/human's
+  // exports map hides its models/ folder from package paths, so its files are named by path.
   return {
-    centerNetModel: new URL('@vladmandic/human/models/centernet.json', import.meta.url).href,
-    centerNetWeights: new URL('@vladmandic/human/models/centernet.bin', import.meta.url).href,
+    centerNetModel: new URL('../../node_modules/@vladmandic/human/models/centernet.json', import.meta.url).href,
+    centerNetWeights: new URL('../../node_modules/@vladmandic/human/models/centernet.bin', import.meta.url).href,
     tesseractWorker: new URL('tesseract.js/dist/worker.min.js', import.meta.url).href,
     tesseractCoreSimd: new URL('tesseract.js-core/tesseract-core-simd-lstm.wasm.js', import.meta.url).href,
     tesseractCore: new URL('tesseract.js-core/tesseract-core-lstm.wasm.js', import.meta.url).href,
