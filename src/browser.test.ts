@@ -112,6 +112,81 @@ describe('openMemory', () => {
   });
 });
 
+/** A test encoder whose calls wait until `release()`, so a test can write elsewhere meanwhile. */
+function heldEncoder() {
+  const inner = createHashTextEncoder();
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let started = () => {};
+  const called = new Promise<void>((resolve) => {
+    started = resolve;
+  });
+  const textEncoder = {
+    ...inner,
+    embed: async (texts: readonly string[]) => {
+      started();
+      await released;
+      return inner.embed(texts);
+    },
+  };
+  return { textEncoder, inner, called, release };
+}
+
+const longImport = (count: number) => Array.from({ length: count }, (_, at) => ({ id: `import-${at}`, user: { text: `Imported line ${at} about the garden` } }));
+
+describe('two tabs adding at once', () => {
+  it('a long add survives a write in another tab: both tabs end with every round once, in commit order, nothing re-encoded', async () => {
+    names.add('import-race');
+    const held = heldEncoder();
+    const reloaded = nextChange();
+    const importing = await openMemory('import-race', { encoders: { textEncoder: held.textEncoder }, onRemoteChange: reloaded.onRemoteChange });
+    opened.push(importing);
+    const other = await open('import-race');
+
+    const imported = importing.add(longImport(40));
+    await held.called;
+    await other.memory.add({ id: 'typed-meanwhile', user: { text: 'Typed in the other tab during the import' } });
+    held.release();
+    expect(await imported).toHaveLength(40);
+    expect(await reloaded.seen).toEqual({ type: 'reloaded' });
+
+    const ids = importing.rounds().map((round) => round.id);
+    expect(ids).toEqual(['typed-meanwhile', ...longImport(40).map((round) => round.id)]);
+    await expect.poll(() => other.memory.size).toBe(41);
+    expect(other.memory.rounds().map((round) => round.id)).toEqual(ids);
+    // Each imported round was encoded once, before the other tab wrote; the reloads read vectors back.
+    expect(held.inner.encoded).toHaveLength(40);
+    expect(new Set(importing.rounds().map((round) => round.seq)).size).toBe(41);
+  });
+
+  it('refuses a round the other tab stored meanwhile with DUPLICATE_ROUND, and with concurrentAdds: "refuse" any add with MEMORY_LOCKED', async () => {
+    names.add('submit-race');
+    const held = heldEncoder();
+    const first = await openMemory('submit-race', { encoders: { textEncoder: held.textEncoder } });
+    opened.push(first);
+    const second = await open('submit-race');
+    const submit = { id: 'draft-1', user: { text: 'The plumber comes on Tuesday' } };
+    const repeated = first.add(submit);
+    await held.called;
+    await second.memory.add(submit);
+    held.release();
+    await expect(repeated).rejects.toMatchObject({ code: 'DUPLICATE_ROUND', message: expect.stringMatching(/stored in another tab meanwhile/) });
+    await expect.poll(() => first.size).toBe(1);
+
+    const strictHeld = heldEncoder();
+    const strict = await openMemory('submit-race', { encoders: { textEncoder: strictHeld.textEncoder }, concurrentAdds: 'refuse' });
+    opened.push(strict);
+    const refused = strict.add({ user: { text: 'Another note' } });
+    await strictHeld.called;
+    await second.memory.add({ user: { text: 'Meanwhile in the other tab' } });
+    strictHeld.release();
+    await expect(refused).rejects.toMatchObject({ code: 'MEMORY_LOCKED' });
+    await expect(openMemory('x', { encoders: { textEncoder: createHashTextEncoder() }, concurrentAdds: 'always' as never })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+  });
+});
+
 describe('export and importMemory', () => {
   it('export then import gives the same memory under a new name, with nothing re-encoded', async () => {
     const source = await open('source');

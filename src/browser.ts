@@ -23,6 +23,7 @@ import { listenForChanges } from './storage/idb-sync.js';
 import { assertMemoryName, createIdbStorage, deleteMemory, listMemories, type IdbMemoryStorage } from './storage/idb.js';
 import { createInMemoryStorage } from './storage/memory-storage.js';
 import type { MemoryStorage } from './storage/types.js';
+import { createSerialQueue } from './util/serial-queue.js';
 import { createBundledWorker } from './worker/bundled-worker.js';
 import {
   chooseWasmThreads,
@@ -138,6 +139,15 @@ export interface OpenMemoryOptions extends Omit<BrowserEncodersOptions, 'encoder
   readonly storage?: 'indexeddb' | 'memory';
   /** Another tab changed this memory (IndexedDB only). @default none */
   readonly onRemoteChange?: (change: RemoteChange) => void;
+  /**
+   * Another tab wrote to this memory while this one was adding rounds (say, during a long import).
+   * `'merge'` stores the new rounds anyway, after the other tab's, with nothing re-encoded, then
+   * reloads (`onRemoteChange` reports `reloaded`); a round whose id the other tab stored meanwhile
+   * makes the add reject with `DUPLICATE_ROUND`, so a repeated submit is never stored twice.
+   * `'refuse'` rejects the add with `MEMORY_LOCKED`. Edits and deletions are refused either way.
+   * @default 'merge'
+   */
+  readonly concurrentAdds?: 'merge' | 'refuse';
 }
 
 /** A memory opened by `openMemory`: the `Memory` verbs, plus what the browser adds. */
@@ -159,6 +169,7 @@ export interface BrowserMemory extends Memory {
 const BACKENDS: readonly (Backend | 'auto')[] = ['auto', 'webgpu', 'wasm'];
 const ENCODER_CHOICES: readonly EncoderChoice[] = ['embedded', 'hub'];
 const STORAGES: readonly BrowserMemory['storage'][] = ['indexeddb', 'memory'];
+const CONCURRENT_ADDS: readonly NonNullable<OpenMemoryOptions['concurrentAdds']>[] = ['merge', 'refuse'];
 /** Encoders made by `startBrowserEncoders`, to tell them from an `EncoderSet` made elsewhere. */
 const workers = new WeakSet<EncoderSet>();
 
@@ -213,6 +224,7 @@ export async function startBrowserEncoders(options: BrowserEncodersOptions = {})
 export async function openMemory(name: string, options: OpenMemoryOptions = {}): Promise<BrowserMemory> {
   assertMemoryName(name);
   const storageKind = oneOf(options.storage, STORAGES, 'indexeddb', 'storage');
+  const concurrentAdds = oneOf(options.concurrentAdds, CONCURRENT_ADDS, 'merge', 'concurrentAdds');
   const given = typeof options.encoders === 'object' ? options.encoders : undefined;
   if (given !== undefined && typeof given.textEncoder?.embed !== 'function') {
     throw new VmemError('INVALID_INPUT', 'options.encoders needs a textEncoder: pass startBrowserEncoders() or { textEncoder, imageEncoder }.');
@@ -222,7 +234,7 @@ export async function openMemory(name: string, options: OpenMemoryOptions = {}):
   const ownsWorker = given === undefined;
 
   const open = async (): Promise<{ memory: Memory; storage: MemoryStorage }> => {
-    const storage: MemoryStorage = storageKind === 'memory' ? createInMemoryStorage() : await createIdbStorage(name);
+    const storage: MemoryStorage = storageKind === 'memory' ? createInMemoryStorage() : await createIdbStorage(name, { concurrentAdds });
     try {
       const memory = await createMemory({
         textEncoder: encoders.textEncoder,
@@ -263,8 +275,18 @@ export async function openMemory(name: string, options: OpenMemoryOptions = {}):
     if (ownsWorker) worker?.terminate();
   };
 
+  // Writes and reloads take turns: a reload never swaps the memory under a write still running (its
+  // rounds would land in a memory already replaced), and a write queued meanwhile reaches the new one.
+  const turns = createSerialQueue();
+  const writes: Pick<Memory, 'add' | 'update' | 'setCaption' | 'forget' | 'clear'> = {
+    add: (rounds, addOptions) => turns.run(() => current.memory.add(rounds, addOptions)),
+    update: (roundId, patch) => turns.run(() => current.memory.update(roundId, patch)),
+    setCaption: (imageId, caption) => turns.run(() => current.memory.setCaption(imageId, caption)),
+    forget: (roundId) => turns.run(() => current.memory.forget(roundId)),
+    clear: () => turns.run(() => current.memory.clear()),
+  };
+
   if (storageKind === 'indexeddb') {
-    let reloads = Promise.resolve();
     let reloadQueued = false;
     const reload = async (): Promise<void> => {
       reloadQueued = false;
@@ -293,7 +315,7 @@ export async function openMemory(name: string, options: OpenMemoryOptions = {}):
         void close().then(() => options.onRemoteChange?.({ type: 'deleted' }));
       } else if (change.revision !== (current.storage as IdbMemoryStorage).revision && !reloadQueued) {
         reloadQueued = true;
-        reloads = reloads.then(reload);
+        void turns.run(reload);
       }
     });
   }
@@ -306,7 +328,8 @@ export async function openMemory(name: string, options: OpenMemoryOptions = {}):
     worker,
     export: () => exportMemory(current.storage),
     close,
-  } satisfies Omit<BrowserMemory, keyof Memory> & Pick<BrowserMemory, 'close'>;
+    ...writes,
+  } satisfies Omit<BrowserMemory, keyof Memory> & Pick<BrowserMemory, 'close' | keyof typeof writes>;
   return delegateTo(() => current.memory, extras);
 }
 

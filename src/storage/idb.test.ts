@@ -86,16 +86,42 @@ describe('createIdbStorage', () => {
     await storage.close();
   });
 
-  it('refuses a write from a tab whose copy is stale, writing nothing', async () => {
+  it('refuses an edit or deletion from a tab whose copy is stale, writing nothing; with concurrentAdds "refuse", new rounds too', async () => {
     const tabA = await fresh('two-tabs');
-    const tabB = await createIdbStorage('two-tabs');
     await tabA.putRounds([record(1)]);
-    await expect(tabB.putRounds([record(2)])).rejects.toMatchObject({ code: 'MEMORY_LOCKED' });
-    expect((await tabA.loadAll()).rounds.map((r) => r.id)).toEqual(['r1']);
+    const tabB = await createIdbStorage('two-tabs');
+    const strictB = await createIdbStorage('two-tabs', { concurrentAdds: 'refuse' });
+    await tabB.loadAll();
+    await strictB.loadAll();
+    await tabA.putRounds([record(2)]);
+    await expect(tabB.deleteRound('r1')).rejects.toMatchObject({ code: 'MEMORY_LOCKED' });
+    await expect(tabB.putRounds([{ ...record(1), round: { ...record(1).round, sessionId: 'edited' } }])).rejects.toMatchObject({ code: 'MEMORY_LOCKED' });
+    await expect(strictB.putRounds([record(3)])).rejects.toMatchObject({ code: 'MEMORY_LOCKED' });
+    expect((await tabA.loadAll()).rounds.map((r) => [r.id, r.sessionId])).toEqual([
+      ['r1', 'default'],
+      ['r2', 'default'],
+    ]);
     // After reloading, tab B is current again and may write.
     await tabB.loadAll();
-    await tabB.putRounds([record(2)]);
-    expect((await tabA.loadAll()).rounds.map((r) => r.id)).toEqual(['r1', 'r2']);
+    await tabB.deleteRound('r1');
+    expect((await tabA.loadAll()).rounds.map((r) => r.id)).toEqual(['r2']);
+    for (const tab of [tabA, tabB, strictB]) await tab.close();
+  });
+
+  it('stores new rounds from a stale tab after the rounds stored meanwhile, and refuses an id stored meanwhile with DUPLICATE_ROUND', async () => {
+    const tabA = await fresh('merge-tabs');
+    const tabB = await createIdbStorage('merge-tabs');
+    await tabB.loadAll();
+    await tabA.putRounds([record(1), record(2)]);
+    // Tab B numbered its round from its own (empty) copy: seq 0, before what tab A stored meanwhile.
+    await tabB.putRounds([{ ...record(7), round: { ...record(7).round, seq: 0 } }]);
+    await expect(tabB.putRounds([record(2)])).rejects.toMatchObject({ code: 'DUPLICATE_ROUND' });
+    const stored = (await tabA.loadAll()).rounds;
+    expect(stored.map((r) => [r.id, r.seq])).toEqual([
+      ['r1', 1],
+      ['r2', 2],
+      ['r7', 3],
+    ]);
     await tabA.close();
     await tabB.close();
   });

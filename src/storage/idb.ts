@@ -71,6 +71,16 @@ export interface IdbStorageOptions {
    * @default false
    */
   readonly createNew?: boolean;
+  /**
+   * What a write of rounds does when another tab wrote since this tab loaded (a long import with a
+   * write in another tab meanwhile). `'merge'` stores rounds new to both tabs on top of the other
+   * tab's write, numbered after every round stored now, so nothing already encoded is lost; a round
+   * whose id the other tab stored meanwhile is refused with `DUPLICATE_ROUND`, and a round this tab
+   * already had (an edit) with `MEMORY_LOCKED`, since it could undo the other tab's change.
+   * `'refuse'` rejects every such write with `MEMORY_LOCKED`. Other writes are always refused.
+   * @default 'merge'
+   */
+  readonly concurrentAdds?: 'merge' | 'refuse';
 }
 
 /** Small chunks (under an eighth full) tolerated before opening compacts them. */
@@ -81,7 +91,8 @@ const SMALL_CHUNKS_BEFORE_COMPACTING = 32;
  *
  * Two tabs: every write holds the Web Lock `vmem:<name>` and checks that no other tab wrote since
  * this one loaded; if one did, the write is refused with `MEMORY_LOCKED` (nothing written) and
- * the caller reopens the memory. After each write a BroadcastChannel message tells other tabs.
+ * the caller reopens the memory, except that new rounds are merged (see `concurrentAdds`). After
+ * each write a BroadcastChannel message tells other tabs.
  * @example
  * const storage = await createIdbStorage('alice');
  * const memory = await createMemory({ textEncoder, imageEncoder, storage });
@@ -113,33 +124,71 @@ export async function createIdbStorage(name: string, options: IdbStorageOptions 
     throw new VmemError('MEMORY_EXISTS', `A memory named "${name}" already exists; pick another name, or delete that memory first.`);
   }
   let knownRevision = await readRevision(db);
+  /** Ids of the rounds this tab has loaded or written: what tells its new rounds from another tab's. */
+  let knownRounds = new Set<string>();
+  const mergeAdds = options.concurrentAdds !== 'refuse';
 
   const ensureOpen = (): VmemDb => {
     if (closedReason !== undefined) throw new VmemError('CLOSED', `Storage is closed: ${closedReason}.`);
     return db;
   };
 
-  /** Runs one write transaction under the tab lock, refusing it if another tab wrote first. */
-  const write = async (doing: string, body: (tx: WriteTx) => void | Promise<void>): Promise<void> => {
+  const changedElsewhere = (doing: string) =>
+    new VmemError('MEMORY_LOCKED', `Memory "${name}" was changed in another tab while ${doing}; nothing was written. Reopen the memory and try again.`);
+
+  /**
+   * Runs one write transaction under the tab lock. If another tab wrote first, `body` is told so
+   * (`stale`) when it can apply on top of that write (`mergeable`); otherwise the write is refused.
+   */
+  const write = async (doing: string, body: (tx: WriteTx, stale: boolean) => void | Promise<void>, mergeable = false): Promise<void> => {
     ensureOpen();
+    let written = 0;
+    let stale = false;
     await withWriteLock(name, async () => {
       const tx = ensureOpen().transaction(['meta', 'chunks', 'images'], 'readwrite');
       await runTransaction(tx, doing, async () => {
         const stored = await tx.objectStore('meta').get('revision');
         const current = stored?.key === 'revision' ? stored.revision : 0;
-        if (current !== knownRevision) {
-          tx.abort();
-          throw new VmemError(
-            'MEMORY_LOCKED',
-            `Memory "${name}" was changed in another tab while ${doing}; nothing was written. Reopen the memory and try again.`,
-          );
-        }
-        await body(tx);
-        queued(tx.objectStore('meta').put({ key: 'revision', revision: current + 1 }));
+        stale = current !== knownRevision;
+        if (stale && !mergeable) throw changedElsewhere(doing);
+        await body(tx, stale);
+        written = current + 1;
+        queued(tx.objectStore('meta').put({ key: 'revision', revision: written }));
       });
-      knownRevision += 1;
+      // After a merge this tab has still not seen the other tab's write: it stays stale, and the
+      // announcement below (which it hears too) makes it reload.
+      if (!stale) knownRevision = written;
     });
-    announceChange({ type: 'written', name, revision: knownRevision });
+    announceChange({ type: 'written', name, revision: written });
+  };
+
+  /**
+   * The records as they can be written on top of another tab's write: only rounds new to both tabs,
+   * numbered after the last round stored now (so history order is the order writes committed).
+   */
+  const rebased = async (tx: WriteTx, records: readonly RoundRecord[], doing: string): Promise<readonly RoundRecord[]> => {
+    const chunks = tx.objectStore('chunks');
+    const images = tx.objectStore('images');
+    const imageIds = records.flatMap((record) => record.images.map((image) => image.id));
+    const [storedRounds, storedImages, all] = await Promise.all([
+      Promise.all(records.map((record) => chunks.index('roundId').getKey(record.round.id))),
+      Promise.all(imageIds.map((id) => images.getKey(id))),
+      chunks.getAll(),
+    ]);
+    records.forEach(({ round }, at) => {
+      if (knownRounds.has(round.id)) throw changedElsewhere(doing);
+      if (storedRounds[at] !== undefined) {
+        throw new VmemError('DUPLICATE_ROUND', `Round "${round.id}" was stored in another tab meanwhile; it is not stored twice. Nothing from this write was stored.`);
+      }
+    });
+    const taken = imageIds.find((_, at) => storedImages[at] !== undefined);
+    if (taken !== undefined) {
+      throw new VmemError('DUPLICATE_ROUND', `Image "${taken}" was stored in another tab meanwhile; image ids must be unique. Nothing from this write was stored.`);
+    }
+    const lastSeq = all.reduce((last, chunk) => chunk.rounds.reduce((max, round) => Math.max(max, round.seq), last), -1);
+    const firstSeq = Math.min(...records.map((record) => record.round.seq));
+    const shift = Math.max(0, lastSeq + 1 - firstSeq);
+    return shift === 0 ? records : records.map((record) => ({ ...record, round: { ...record.round, seq: record.round.seq + shift } }));
   };
 
   /** No revision bump: what is stored stays the same, and every write finds rounds' chunks afresh. */
@@ -165,6 +214,7 @@ export async function createIdbStorage(name: string, options: IdbStorageOptions 
       const tx = handle.transaction(['meta', 'chunks'], 'readonly');
       const [chunks, revision] = await Promise.all([tx.objectStore('chunks').getAll(), tx.objectStore('meta').get('revision'), tx.done]);
       knownRevision = revision?.key === 'revision' ? revision.revision : 0;
+      knownRounds = new Set(chunks.flatMap((chunk) => chunk.roundIds));
       if (chunks.filter(isSmall).length >= SMALL_CHUNKS_BEFORE_COMPACTING) void compact().catch(() => undefined);
       return stageChunks(chunks);
     });
@@ -197,18 +247,25 @@ export async function createIdbStorage(name: string, options: IdbStorageOptions 
       const first = records[0]!.round.id;
       const doing = records.length === 1 ? `saving round ${first}` : `saving ${records.length} rounds (from ${first})`;
       // One transaction for the whole batch: a crash or a full disk leaves all of it or none of it.
-      await write(doing, async (tx) => {
-        // A round written again (a new caption, a reindex) leaves the chunk it was in.
-        await removeRounds(tx, records.map((record) => record.round.id));
-        for (const slice of slices(records)) queued(tx.objectStore('chunks').put(packChunk(slice)));
-        for (const record of records) putImages(tx, record);
-      });
+      await write(
+        doing,
+        async (tx, stale) => {
+          const batch = stale ? await rebased(tx, records, doing) : records;
+          // A round written again (a new caption, a reindex) leaves the chunk it was in.
+          await removeRounds(tx, batch.map((record) => record.round.id));
+          for (const slice of slices(batch)) queued(tx.objectStore('chunks').put(packChunk(slice)));
+          for (const record of batch) putImages(tx, record);
+        },
+        mergeAdds,
+      );
+      for (const record of records) knownRounds.add(record.round.id);
     },
     async deleteRound(roundId) {
       await write(`forgetting round ${roundId}`, async (tx) => {
         const [imageKeys] = await Promise.all([tx.objectStore('images').index('roundId').getAllKeys(roundId), removeRounds(tx, [roundId])]);
         for (const key of imageKeys) queued(tx.objectStore('images').delete(key));
       });
+      knownRounds.delete(roundId);
     },
     async getImage(imageId) {
       const record = await guard(`reading image ${imageId}`, () => ensureOpen().get('images', imageId));
@@ -220,6 +277,7 @@ export async function createIdbStorage(name: string, options: IdbStorageOptions 
         queued(tx.objectStore('images').clear());
         queued(tx.objectStore('meta').delete('manifest'));
       });
+      knownRounds.clear();
     },
     async close() {
       if (closedReason === undefined) {
