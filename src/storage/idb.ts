@@ -245,7 +245,7 @@ export async function createIdbStorage(name: string, options: IdbStorageOptions 
     async putRounds(records) {
       if (records.length === 0) return;
       const first = records[0]!.round.id;
-      const doing = records.length === 1 ? `saving round ${first}` : `saving ${records.length} rounds (from ${first})`;
+      const doing = records.length === 1 ? `saving a round (id ${first})` : `saving ${records.length} rounds (from id ${first})`;
       // One transaction for the whole batch: a crash or a full disk leaves all of it or none of it.
       await write(
         doing,
