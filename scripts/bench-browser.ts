@@ -81,7 +81,7 @@ async function coldStart(profile: string): Promise<void> {
   await waitReady(page);
   await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
   await page.getByRole('button', { name: 'Load sample conversation' }).click();
-  await page.waitForFunction(() => window.__vmem?.app.session?.name === 'sample' && window.__vmem.app.memory.size === 14, null, { timeout: 300_000 });
+  await page.locator('#memory-alerts .notice', { hasText: 'Loaded the sample conversation' }).waitFor({ timeout: 300_000 });
   await context.close();
 
   const times: number[] = [];
