@@ -1,18 +1,32 @@
 /**
- * Writes `dist-app/precache.json`: every file the offline app needs, plus a version that changes
- * whenever any of them does, so the service worker replaces its cache on deploy.
- * The drop-in folder is left out: it is for other sites, and repeats the model files.
+ * Writes `dist-app/precache.json`: every file the offline app and the drop-in example need, their
+ * total size (so the service worker can tell a too-small quota before downloading anything), and a
+ * version that changes whenever any of them does, so the service worker replaces its cache on deploy.
+ *
+ * The drop-in folder repeats the app's model files byte for byte under other names; those become
+ * `aliases` (drop-in path → app path) and are cached once. What only the drop-in has (its script
+ * and worker) is cached like the app's own files.
  */
 import { createHash } from 'node:crypto';
-import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 
+/** `precache.json`, as the service worker reads it. */
+export interface PrecacheManifest {
+  readonly version: string;
+  /** Paths relative to the service worker's folder; `./` is the app's start page. */
+  readonly urls: readonly string[];
+  /** Bytes of all files in `urls`. */
+  readonly bytes: number;
+  /** Drop-in paths served from the identical app file they map to. */
+  readonly aliases: Readonly<Record<string, string>>;
+}
+
 const EXCLUDED = [
-  /^dropin\//,
   /^bench\.html$/,
   /^assets\/bench-/,
   // Only the hub encoders use onnxruntime-web; the service worker caches it on first use instead.
-  /^assets\/ort-wasm/,
+  /(^|\/)ort-wasm/,
   /^assets\/hub-/,
   /^precache\.json$/,
   /^sw\.js$/,
@@ -25,20 +39,31 @@ async function listFiles(folder: string): Promise<string[]> {
   return nested.flat();
 }
 
-/** Builds the precache list for `outDir` and writes it; returns the number of files and bytes. */
+/** Builds the precache manifest for `outDir` and writes it; returns the number of files and bytes. */
 export async function writePrecache(outDir: string, skip: readonly RegExp[] = []): Promise<{ files: number; bytes: number }> {
-  const hash = createHash('sha256');
-  const urls: string[] = ['./'];
-  let bytes = 0;
+  const files: { path: string; bytes: Buffer; digest: string }[] = [];
   for (const file of (await listFiles(outDir)).sort()) {
     const path = relative(outDir, file).split(sep).join('/');
     if ([...EXCLUDED, ...skip].some((pattern) => pattern.test(path))) continue;
-    urls.push(path);
-    const info = await stat(file);
-    bytes += info.size;
-    hash.update(path).update(await readFile(file));
+    const bytes = await readFile(file);
+    files.push({ path, bytes, digest: createHash('sha256').update(bytes).digest('hex') });
   }
-  const version = hash.digest('hex').slice(0, 16);
-  await writeFile(join(outDir, 'precache.json'), JSON.stringify({ version, urls }, null, 1));
+  const appFileOf = new Map(files.filter((file) => !file.path.startsWith('dropin/')).map((file) => [file.digest, file.path]));
+  const urls = ['./'];
+  const aliases: Record<string, string> = {};
+  const version = createHash('sha256');
+  let bytes = 0;
+  for (const file of files) {
+    version.update(file.path).update(file.digest);
+    const twin = file.path.startsWith('dropin/') ? appFileOf.get(file.digest) : undefined;
+    if (twin !== undefined) {
+      aliases[file.path] = twin;
+      continue;
+    }
+    urls.push(file.path);
+    bytes += file.bytes.length;
+  }
+  const manifest: PrecacheManifest = { version: version.digest('hex').slice(0, 16), urls, bytes, aliases };
+  await writeFile(join(outDir, 'precache.json'), JSON.stringify(manifest, null, 1));
   return { files: urls.length - 1, bytes };
 }
