@@ -3,7 +3,7 @@
  * progress they report. Panes read from it and call its verbs; it never touches pane DOM.
  * Everything goes through the package's public entries, as in any app built on vmem.
  */
-import { VmemError, type LlmProvider, type ProgressUnit, type VmemProgress } from 'vmem';
+import { VmemError, type AnswerResult, type LlmProvider, type ProgressCallback, type ProgressUnit, type Query, type RoundInput, type StoredRound, type VmemProgress } from 'vmem';
 import {
   deleteMemory,
   listMemories,
@@ -15,8 +15,20 @@ import {
   type RemoteChange,
 } from 'vmem/browser';
 import { createImageUrls, type ImageUrls } from './image-urls.js';
-import { createLlm } from './llm.js';
-import { rememberMemoryName, saveSettings, type AppSettings } from './settings.js';
+import { createLlm, missingKeyError } from './llm.js';
+import { keyMissing, rememberMemoryName, saveSettings, type AppSettings } from './settings.js';
+import { plural, TaskProgress, type TaskState } from './task-progress.js';
+
+/** Rounds per `add` of an import: each batch is stored before the next is encoded, so an interrupted import keeps what it stored. */
+export const IMPORT_BATCH_ROUNDS = 64;
+
+/** One model's download, as its own bar (models load side by side, in different units). */
+export interface ModelLoad {
+  readonly item: string;
+  readonly loaded: number;
+  readonly total: number;
+  readonly unit: ProgressUnit;
+}
 
 /** The open memory, and how long opening it took. */
 export interface MemorySession {
@@ -28,16 +40,24 @@ export interface MemorySession {
 
 /** What the app tells its views. */
 export interface AppEvents {
-  /** Model files downloading: bytes loaded over bytes total across files; undefined when done. */
-  modelProgress(fraction: number | undefined, text: string): void;
-  /** Rounds encoded over rounds to store; undefined when done. */
-  ingestProgress(fraction: number | undefined, text: string): void;
+  /** The models downloading, each with its own count; empty once the encoders run. */
+  modelProgress(loads: readonly ModelLoad[]): void;
+  /** A long write started, moved on, or ended (`done` or `failed`, always). */
+  taskChanged(state: TaskState): void;
   /** The encoders (re)started; `engine` says on which backend and why. */
   engineChanged(engine: BrowserEncoders): void;
   /** A memory was opened (or reloaded after another tab changed it). */
   memoryChanged(session: MemorySession): void;
   notice(text: string): void;
   error(error: unknown, retry?: { label: string; run(): void }): void;
+}
+
+/** What `importRounds` did. */
+export interface ImportOutcome {
+  /** Rounds stored by this run. */
+  readonly added: number;
+  /** Rounds that were already stored (by an earlier, interrupted run) and were skipped. */
+  readonly skipped: number;
 }
 
 /** The app's state and verbs. */
@@ -47,7 +67,11 @@ export class AppState {
   settings: AppSettings;
   llm: LlmProvider | undefined;
   readonly images: ImageUrls;
-  private readonly modelFiles = new Map<string, { loaded: number; total: number; unit: ProgressUnit }>();
+  /** Long writes in progress; the badge and the progress bar read it. */
+  readonly tasks: TaskProgress;
+  private readonly modelLoads = new Map<string, ModelLoad>();
+  /** Where a re-encode's progress goes while `openMemory` re-encodes. */
+  private reindexProgress: ProgressCallback | undefined;
 
   constructor(
     private readonly events: AppEvents,
@@ -55,6 +79,7 @@ export class AppState {
   ) {
     this.settings = settings;
     this.images = createImageUrls((id) => this.memory.getImage(id));
+    this.tasks = new TaskProgress((state) => events.taskChanged(state));
   }
 
   /** The open memory; throws `CLOSED` while none is open (e.g. during a switch). */
@@ -67,13 +92,18 @@ export class AppState {
   async startEngine(): Promise<BrowserEncoders> {
     this.engine?.terminate();
     this.engine = undefined;
-    this.modelFiles.clear();
-    const engine = await startBrowserEncoders({
-      encoders: this.settings.encoders,
-      backend: this.settings.backend,
-      onProgress: (event) => this.onModelProgress(event),
-    });
-    this.events.modelProgress(undefined, '');
+    this.modelLoads.clear();
+    let engine: BrowserEncoders;
+    try {
+      engine = await startBrowserEncoders({
+        encoders: this.settings.encoders,
+        backend: this.settings.backend,
+        onProgress: (event) => this.onModelProgress(event),
+      });
+    } finally {
+      this.modelLoads.clear();
+      this.events.modelProgress([]);
+    }
     this.engine = engine;
     void engine.stopped.then((reason) => {
       if (this.engine !== engine) return;
@@ -83,20 +113,32 @@ export class AppState {
     return engine;
   }
 
-  /** Opens memory `name` (creating it when new) and makes it the current one. */
+  /** Opens memory `name` (creating it when new) and makes it the current one; `reindex` re-encodes a memory built by other encoders. */
   async openMemory(name: string, reindex = false): Promise<MemorySession> {
     const engine = this.engine;
     if (!engine) throw new VmemError('CLOSED', 'The encoders are not running; reload the page.');
     await this.closeMemory();
     this.llm = createLlm(this.settings.llm, (event) => this.onModelProgress(event));
     const started = performance.now();
-    const memory = await openMemory(name, {
-      encoders: engine,
-      llm: this.llm,
-      onEncoderMismatch: reindex ? 'reindex' : 'error',
-      onProgress: (event) => this.onIngestProgress(event),
-      onRemoteChange: (change) => void this.onRemoteChange(name, change),
-    });
+    const open = () =>
+      openMemory(name, {
+        encoders: engine,
+        llm: this.llm,
+        onEncoderMismatch: reindex ? 'reindex' : 'error',
+        // Only a re-encode reports here: every add passes its own callback.
+        onProgress: (event) => this.reindexProgress?.(event),
+        onRemoteChange: (change) => void this.onRemoteChange(name, change),
+      });
+    const memory = reindex
+      ? await this.tasks.run(`Re-encoding memory "${name}"`, undefined, async (progress) => {
+          this.reindexProgress = progress();
+          try {
+            return await open();
+          } finally {
+            this.reindexProgress = undefined;
+          }
+        })
+      : await open();
     const session: MemorySession = { name, memory, openMs: performance.now() - started };
     this.session = session;
     rememberMemoryName(name);
@@ -140,6 +182,46 @@ export class AppState {
     await this.openMemory(name);
   }
 
+  /**
+   * Stores rounds as one task, shown from the moment it is asked for until it ends.
+   * @example await app.addRounds([round], 'Storing your message')
+   */
+  addRounds(rounds: readonly RoundInput[], label: string): Promise<StoredRound[]> {
+    const memory = this.memory;
+    return this.tasks.run(label, rounds.length, (progress) => memory.add(rounds, { onProgress: progress() }));
+  }
+
+  /**
+   * Stores a long list of rounds in batches of `IMPORT_BATCH_ROUNDS`, skipping rounds already
+   * stored, so running it again after an interruption resumes it without re-encoding anything.
+   * `onBatch` hears the number of rounds stored so far after each batch.
+   */
+  importRounds(rounds: readonly RoundInput[], label: string, onBatch: (stored: number) => void): Promise<ImportOutcome> {
+    const memory = this.memory;
+    const missing = rounds.filter((round) => round.id === undefined || memory.get(round.id) === undefined);
+    const skipped = rounds.length - missing.length;
+    return this.tasks.run(label, rounds.length, async (progress) => {
+      let stored = skipped;
+      for (let start = 0; start < missing.length; start += IMPORT_BATCH_ROUNDS) {
+        const batch = missing.slice(start, start + IMPORT_BATCH_ROUNDS);
+        await memory.add(batch, { onProgress: progress(stored) });
+        stored += batch.length;
+        onBatch(stored);
+      }
+      return { added: missing.length, skipped };
+    });
+  }
+
+  /**
+   * Retrieves and asks the LLM. Refuses (`LLM_UNAVAILABLE`, saying why) when the endpoint's key was
+   * not remembered, rather than the memory's generic "no LLM configured".
+   */
+  answer(query: Query | string): Promise<AnswerResult> {
+    const llm = this.settings.llm;
+    if (llm.kind === 'openai' && keyMissing(llm)) return Promise.reject(missingKeyError(llm.baseUrl));
+    return this.memory.answer(query);
+  }
+
   async encoderCalls(): Promise<EncoderCallCounts> {
     if (!this.engine) throw new VmemError('CLOSED', 'The encoders are not running.');
     return this.engine.counts();
@@ -173,24 +255,20 @@ export class AppState {
     }
   }
 
-  /** Models report bytes (text model) or file counts (image model): average their fractions. */
+  /**
+   * Models report bytes (text model) or file counts (image model), and start at different times:
+   * each keeps its own bar, so no bar ever moves back when another model begins.
+   */
   private onModelProgress(event: VmemProgress): void {
     if (event.status !== 'progress') return;
-    this.modelFiles.set(event.item ?? event.task, { loaded: event.loaded, total: event.total, unit: event.unit });
-    const parts = [...this.modelFiles].map(([item, { loaded, total, unit }]) =>
-      unit === 'bytes' ? `${item} ${(loaded / 1e6).toFixed(1)}/${(total / 1e6).toFixed(1)} MB` : `${item} ${loaded}/${total} ${unit}`,
-    );
-    const fractions = [...this.modelFiles.values()].map(({ loaded, total }) => (total > 0 ? loaded / total : 0));
-    const fraction = fractions.reduce((sum, value) => sum + value, 0) / fractions.length;
-    this.events.modelProgress(fraction, `Loading models: ${parts.join(', ')}`);
+    const item = event.item ?? event.task;
+    const previous = this.modelLoads.get(item);
+    this.modelLoads.set(item, { item, loaded: Math.max(previous?.loaded ?? 0, event.loaded), total: event.total, unit: event.unit });
+    this.events.modelProgress([...this.modelLoads.values()]);
   }
+}
 
-  private onIngestProgress(event: VmemProgress): void {
-    if (event.status === 'progress') {
-      const label = event.task === 'reindex' ? 'Re-encoding rounds' : event.task === 'describe' ? 'Describing pictures' : 'Encoding rounds';
-      this.events.ingestProgress(event.loaded / Math.max(1, event.total), `${label}: ${event.loaded} of ${event.total}`);
-    } else if (event.status === 'done') {
-      this.events.ingestProgress(undefined, '');
-    }
-  }
+/** Says how far a model load got, in its own unit. */
+export function describeModelLoad({ item, loaded, total, unit }: ModelLoad): string {
+  return unit === 'bytes' ? `${item}: ${(loaded / 1e6).toFixed(1)} of ${(total / 1e6).toFixed(1)} MB` : `${item}: ${loaded} of ${plural(total, unit.replace(/s$/, ''))}`;
 }

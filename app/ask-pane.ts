@@ -1,12 +1,13 @@
 /** The "Ask memory" pane: a question with an optional image; shows route, blocks and trace. */
 import type { Query } from 'vmem';
+import type { Act } from './alerts.js';
 import type { AppState } from './app-state.js';
-import type { Act } from './chat-pane.js';
 import { byId } from './dom.js';
 import { readImageFile, type CheckedImage } from './files.js';
 import { renderRetrieval } from './results-view.js';
+import { assertWithinLimit, refuseLongPastes } from './text-limit.js';
 
-/** Binds the ask pane. `lastResult` lets tests and the bench read what was shown. */
+/** Binds the ask pane; `act` reports errors next to its buttons. */
 export function bindAskPane(app: AppState, act: Act): void {
   const form = byId('ask', HTMLFormElement);
   const question = byId('question', HTMLTextAreaElement);
@@ -28,11 +29,15 @@ export function bindAskPane(app: AppState, act: Act): void {
     if (file) void act(async () => setImage(await readImageFile(file)));
   });
   clearImage.addEventListener('click', () => setImage(undefined));
+  refuseLongPastes(question, act);
 
-  const query = (): Query => ({
-    ...(question.value.trim() ? { text: question.value } : {}),
-    ...(queryImage ? { image: { bytes: queryImage.bytes, mimeType: queryImage.mimeType } } : {}),
-  });
+  const query = (): Query => {
+    assertWithinLimit('The question', question.value.trim());
+    return {
+      ...(question.value.trim() ? { text: question.value } : {}),
+      ...(queryImage ? { image: { bytes: queryImage.bytes, mimeType: queryImage.mimeType } } : {}),
+    };
+  };
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();
@@ -53,7 +58,7 @@ export function bindAskPane(app: AppState, act: Act): void {
       answerButton.disabled = true;
       try {
         const started = performance.now();
-        const answer = await app.memory.answer(query());
+        const answer = await app.answer(query());
         renderRetrieval(results, answer.retrieval, app.images, performance.now() - started, answer);
       } finally {
         results.removeAttribute('aria-busy');

@@ -1,21 +1,31 @@
 /**
  * The chat pane: history with "Forget", and the compose form (user text, optional assistant text,
  * images by picker, paste or drag-and-drop). Nothing typed is cleared until the round is stored.
+ *
+ * Each draft has a round id of its own, made when the draft starts: "Add" is disabled while it is
+ * stored, and if it is submitted again anyway (a second tab, a retry after a lost reply) the
+ * memory refuses it as a duplicate, so one draft is one round.
  */
-import { DEFAULT_MAX_TEXT_CHARS, VmemError } from 'vmem';
+import { VmemError, errorCode, type StoredRound } from 'vmem';
+import type { Act } from './alerts.js';
 import type { AppState } from './app-state.js';
 import { byId, el } from './dom.js';
 import { readImageFile, type CheckedImage } from './files.js';
 import { renderRound } from './round-view.js';
+import { plural } from './task-progress.js';
+import { assertWithinLimit, refuseLongPastes } from './text-limit.js';
 
 /** History rows rendered at once; older rounds stay stored and searchable. */
 const HISTORY_SHOWN = 50;
 
-/** Runs an action and reports its failure; used by every button. */
-export type Act = (action: () => Promise<void>) => Promise<void>;
+/** The bound pane. */
+export interface ChatPane {
+  /** Re-renders the history (the memory changed). */
+  renderHistory(): void;
+}
 
-/** Binds the chat pane to the page. Returns `renderHistory` for when the memory changes. */
-export function bindChatPane(app: AppState, act: Act): { renderHistory(): void } {
+/** Binds the chat pane to the page; `act` reports errors next to the compose form. */
+export function bindChatPane(app: AppState, act: Act): ChatPane {
   const history = byId('history', HTMLOListElement);
   const form = byId('compose', HTMLFormElement);
   const userText = byId('user-text', HTMLTextAreaElement);
@@ -23,8 +33,11 @@ export function bindChatPane(app: AppState, act: Act): { renderHistory(): void }
   const picker = byId('attach-images', HTMLInputElement);
   const list = byId('attachments', HTMLUListElement);
   const dropZone = byId('drop-zone', HTMLDivElement);
+  const send = byId('send', HTMLButtonElement);
   const replyButton = byId('send-and-reply', HTMLButtonElement);
+  const status = byId('compose-status', HTMLParagraphElement);
   let attachments: { image: CheckedImage; url: string }[] = [];
+  let draftId = newDraftId();
 
   const renderAttachments = () => {
     list.replaceChildren(
@@ -69,44 +82,69 @@ export function bindChatPane(app: AppState, act: Act): { renderHistory(): void }
   for (const area of [userText, assistantText]) {
     area.addEventListener('paste', (event) => {
       const files = [...(event.clipboardData?.files ?? [])];
-      if (files.length > 0) {
-        event.preventDefault();
-        void attachFiles(files);
-        return;
-      }
-      const pasted = event.clipboardData?.getData('text/plain') ?? '';
-      const limit = DEFAULT_MAX_TEXT_CHARS;
-      if (area.value.length + pasted.length > limit) {
-        // Refuse the paste instead of freezing the page on megabytes of text; the draft stays as it was.
-        event.preventDefault();
-        void act(async () => {
-          throw new VmemError(
-            'TEXT_TOO_LONG',
-            `The pasted text is ${pasted.length.toLocaleString('en')} characters; a message may hold ${limit.toLocaleString('en')}. Nothing was pasted and your draft is unchanged; split the text into shorter messages.`,
-          );
-        });
-      }
+      if (files.length === 0) return;
+      event.preventDefault();
+      void attachFiles(files);
     });
+    refuseLongPastes(area, act);
   }
+
+  const clearDraft = () => {
+    userText.value = '';
+    assistantText.value = '';
+    for (const attachment of attachments) URL.revokeObjectURL(attachment.url);
+    attachments = [];
+    renderAttachments();
+    draftId = newDraftId();
+  };
+
+  /** Shows the stored round in the history and says so next to "Add". */
+  const confirmStored = (round: StoredRound, note: string) => {
+    renderHistory();
+    const view = history.querySelector<HTMLElement>(`[data-round-id="${CSS.escape(round.id)}"]`);
+    const time = new Date(round.timestamp).toLocaleTimeString(undefined, { timeStyle: 'short' });
+    status.textContent = `${note} at ${time}; the memory holds ${plural(app.memory.size, 'round')}.`;
+    // The round first, then the confirmation under the form: on a phone both end up on screen.
+    view?.classList.add('just-added');
+    view?.scrollIntoView({ block: 'nearest', behavior: 'instant' });
+    status.scrollIntoView({ block: 'nearest', behavior: 'instant' });
+  };
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();
+    if (send.disabled) return;
+    // Disabled before anything is awaited, so a second click of the same draft does nothing.
+    send.disabled = true;
+    form.setAttribute('aria-busy', 'true');
+    status.textContent = '';
     void act(async () => {
-      const user = userText.value;
-      const assistant = assistantText.value;
-      for (const [who, text] of [['Your message', user], ['The assistant text', assistant]] as const) {
-        if (text.length > DEFAULT_MAX_TEXT_CHARS) {
-          throw new VmemError('TEXT_TOO_LONG', `${who} is ${text.length.toLocaleString('en')} characters; the limit is ${DEFAULT_MAX_TEXT_CHARS.toLocaleString('en')}. Shorten it; nothing was stored.`);
+      try {
+        const user = userText.value;
+        const assistant = assistantText.value;
+        assertWithinLimit('Your message', user);
+        assertWithinLimit('The assistant text', assistant);
+        const images = attachments.map(({ image }) => ({ bytes: image.bytes, mimeType: image.mimeType }));
+        if (!user.trim() && !assistant.trim() && images.length === 0) {
+          throw new VmemError('EMPTY_ROUND', 'Type a message or attach an image first; there is nothing to store yet.');
         }
+        const id = draftId;
+        const what = images.length > 0 ? `your message with ${plural(images.length, 'photo')}` : 'your message';
+        let stored: StoredRound;
+        try {
+          [stored] = (await app.addRounds([{ id, user: { text: user, images }, assistant: { text: assistant } }], `Storing ${what}`)) as [StoredRound];
+        } catch (error) {
+          const already = errorCode(error) === 'DUPLICATE_ROUND' ? app.memory.get(id) : undefined;
+          if (!already) throw error;
+          clearDraft();
+          confirmStored(already, 'This message was already stored (it was sent twice); kept once,');
+          return;
+        }
+        clearDraft();
+        confirmStored(stored, `Stored ${what}`);
+      } finally {
+        send.disabled = false;
+        form.removeAttribute('aria-busy');
       }
-      const images = attachments.map(({ image }) => ({ bytes: image.bytes, mimeType: image.mimeType }));
-      await app.memory.add({ user: { text: user, images }, assistant: { text: assistant } });
-      userText.value = '';
-      assistantText.value = '';
-      for (const attachment of attachments) URL.revokeObjectURL(attachment.url);
-      attachments = [];
-      renderAttachments();
-      renderHistory();
     });
   });
 
@@ -116,7 +154,7 @@ export function bindChatPane(app: AppState, act: Act): { renderHistory(): void }
       if (!question) throw new VmemError('EMPTY_QUERY', 'Type your message first; the LLM replies to it using the memory.');
       replyButton.disabled = true;
       try {
-        const result = await app.memory.answer(question);
+        const result = await app.answer(question);
         assistantText.value = result.answer;
       } finally {
         replyButton.disabled = false;
@@ -143,10 +181,15 @@ export function bindChatPane(app: AppState, act: Act): { renderHistory(): void }
         }),
       ),
     );
-    if (rounds.length > shown.length) items.unshift(el('li', { class: 'muted' }, `Showing the last ${shown.length} of ${rounds.length} rounds; all of them are searchable.`));
+    if (rounds.length > shown.length) items.unshift(el('li', { class: 'muted' }, `Showing the last ${shown.length} of ${plural(rounds.length, 'round')}; all of them are searchable.`));
     if (rounds.length === 0) items.push(el('li', { class: 'muted' }, 'No rounds yet. Type a message, or load the sample conversation.'));
     history.replaceChildren(...items);
     history.scrollTop = history.scrollHeight;
   };
   return { renderHistory };
+}
+
+/** A round id for a draft; random, so two tabs never make the same one (getRandomValues works on plain http too). */
+function newDraftId(): string {
+  return `round-${Array.from(crypto.getRandomValues(new Uint8Array(12)), (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
 }

@@ -1,16 +1,17 @@
 /** The demo's entry: wires the panes to the app state, starts the encoders, opens the last memory. */
 import { errorCode } from 'vmem';
 import type { EncoderCallCounts } from 'vmem/browser';
-import { createAlerts } from './alerts.js';
-import { AppState } from './app-state.js';
+import { actReportingTo, createAlerts } from './alerts.js';
+import { AppState, describeModelLoad, type ModelLoad } from './app-state.js';
 import { bindAskPane } from './ask-pane.js';
-import { bindChatPane, type Act } from './chat-pane.js';
-import { byId, setProgress } from './dom.js';
-import { bindMemoryBar } from './memory-bar.js';
-import { lastMemoryName, loadSettings } from './settings.js';
-import { bindSettingsForm } from './settings-view.js';
-import { registerServiceWorker } from './sw-register.js';
+import { bindChatPane } from './chat-pane.js';
+import { byId, el } from './dom.js';
 import { describeEngine } from './engine-status.js';
+import { bindMemoryBar } from './memory-bar.js';
+import { keyMissing, lastMemoryName, loadSettings } from './settings.js';
+import { bindSettingsForm } from './settings-view.js';
+import { describeOffline, registerServiceWorker, type OfflineState } from './sw-register.js';
+import { plural, type TaskState } from './task-progress.js';
 import { mountVideoControl } from './video-control.js';
 
 /** What the page exposes for tests and the browser benchmark. */
@@ -20,6 +21,8 @@ export interface VmemTestHooks {
   readonly isReady: boolean;
   encoderCalls(): Promise<EncoderCallCounts>;
   readonly app: AppState;
+  /** The offline state the footer shows. */
+  readonly offline: OfflineState;
 }
 
 declare global {
@@ -28,37 +31,63 @@ declare global {
   }
 }
 
-const alerts = createAlerts(byId('alerts', HTMLDivElement));
+/** Each area reports into the alert region beside its controls. */
+const regions = {
+  page: createAlerts(byId('alerts', HTMLDivElement)),
+  memory: createAlerts(byId('memory-alerts', HTMLDivElement)),
+  compose: createAlerts(byId('compose-alerts', HTMLDivElement)),
+  ask: createAlerts(byId('ask-alerts', HTMLDivElement)),
+  settings: createAlerts(byId('settings-alerts', HTMLDivElement)),
+};
 const backendStatus = byId('backend-status', HTMLSpanElement);
 const memorySize = byId('memory-size', HTMLSpanElement);
+const modelProgress = byId('model-progress', HTMLUListElement);
+const ingestRow = byId('ingest-progress-row', HTMLDivElement);
+const ingestBar = byId('ingest-progress', HTMLProgressElement);
+const ingestLabel = byId('ingest-progress-label', HTMLLabelElement);
+const offlineStatus = byId('offline-status', HTMLSpanElement);
+const offlineNotice = byId('offline-notice', HTMLParagraphElement);
 const appBase = new URL('./', document.baseURI).href;
-
-const act: Act = async (action) => {
-  try {
-    await action();
-  } catch (error) {
-    alerts.error(error);
-  }
-};
 
 let renderHistory = () => {};
 let refreshMemories = async () => {};
 const showSize = () => {
   const session = app.session;
-  memorySize.textContent = session ? `${session.name}: ${session.memory.size} rounds · opened in ${Math.round(session.openMs)} ms` : '';
+  if (!session) {
+    memorySize.textContent = '';
+    return;
+  }
+  const task = app.tasks.current;
+  const storing = task?.phase === 'running' ? ` · storing ${task.total === undefined ? '' : `${task.loaded} of ${task.total} `}…` : '';
+  memorySize.textContent = `${session.name}: ${plural(session.memory.size, 'round')}${storing} · opened in ${Math.round(session.openMs)} ms`;
+};
+
+const showModels = (loads: readonly ModelLoad[]) => {
+  modelProgress.hidden = loads.length === 0;
+  modelProgress.replaceChildren(
+    ...loads.map((load) => {
+      const text = describeModelLoad(load);
+      return el('li', { class: 'progress-row' }, el('span', {}, text), el('progress', { max: String(load.total), value: String(load.loaded), 'aria-label': text }));
+    }),
+  );
+};
+
+/** The write in progress: from the moment it is asked for until it ends, whatever ends it. */
+const showTask = (state: TaskState) => {
+  ingestRow.hidden = state.phase !== 'running';
+  if (state.phase === 'running') {
+    ingestLabel.textContent = state.total === undefined || state.loaded === 0 ? `${state.label}…` : `${state.label}: ${state.loaded} of ${plural(state.total, 'round')}`;
+    // No value yet: an indeterminate bar, until the first batch of rounds is encoded.
+    if (state.loaded === 0 || state.total === undefined) ingestBar.removeAttribute('value');
+    else ingestBar.value = state.loaded / state.total;
+  }
+  showSize();
 };
 
 const app = new AppState(
   {
-    modelProgress: (fraction, text) =>
-      setProgress(byId('model-progress-row', HTMLDivElement), byId('model-progress', HTMLProgressElement), byId('model-progress-label', HTMLLabelElement), text, fraction),
-    ingestProgress: (fraction, text) => {
-      setProgress(byId('ingest-progress-row', HTMLDivElement), byId('ingest-progress', HTMLProgressElement), byId('ingest-progress-label', HTMLLabelElement), text, fraction);
-      if (fraction === undefined) {
-        renderHistory();
-        showSize();
-      }
-    },
+    modelProgress: showModels,
+    taskChanged: showTask,
     engineChanged: (engine) => {
       const status = describeEngine(engine);
       backendStatus.textContent = status.text;
@@ -71,30 +100,40 @@ const app = new AppState(
       showSize();
       void refreshMemories();
     },
-    notice: (text) => alerts.notice(text),
-    error: (error, retry) => alerts.error(error, retry),
+    notice: (text) => regions.page.notice(text),
+    error: (error, retry) => regions.page.error(error, ...(retry ? [retry] : [])),
   },
   loadSettings(),
 );
 
-renderHistory = bindChatPane(app, act).renderHistory;
-bindAskPane(app, act);
-// A video becomes one round per segment of keyframes; the memory is looked up at use, as it can be switched.
+renderHistory = bindChatPane(app, actReportingTo(regions.compose)).renderHistory;
+bindAskPane(app, actReportingTo(regions.ask));
+// A video becomes one round per segment of keyframes; the memory is looked up at use, as it can be
+// switched. The control shows its errors in its own line, next to it.
 mountVideoControl(byId('video-slot', HTMLElement), {
   memory: { add: (rounds, options) => app.memory.add(rounds, options) },
-  onAdded: () => renderHistory(),
-  onError: (error) => alerts.error(error),
+  onAdded: () => {
+    renderHistory();
+    showSize();
+  },
 });
 refreshMemories = bindMemoryBar(app, {
-  act,
-  notice: (text) => alerts.notice(text),
+  act: actReportingTo(regions.memory),
+  alerts: regions.memory,
   changed: () => {
     renderHistory();
     showSize();
   },
   samplesUrl: new URL('samples/', appBase).href,
 }).refresh;
-bindSettingsForm(app.settings, (settings) => void act(() => app.applySettings(settings)));
+const settingsForm = bindSettingsForm(app.settings, (settings) => void actReportingTo(regions.settings)(() => app.applySettings(settings)));
+const savedLlm = app.settings.llm;
+if (savedLlm.kind === 'openai' && keyMissing(savedLlm)) {
+  regions.page.notice(`The API key for ${savedLlm.baseUrl} was not remembered on this device; answers need it again.`, {
+    label: 'Enter the key',
+    run: () => settingsForm.askForKey(),
+  });
+}
 
 /** Opens a memory; a memory built by other encoders gets a "re-encode" offer instead of a dead end. */
 async function openWithOffer(name: string): Promise<void> {
@@ -102,7 +141,8 @@ async function openWithOffer(name: string): Promise<void> {
     await app.openMemory(name);
   } catch (error) {
     if (errorCode(error) !== 'ENCODER_MISMATCH') throw error;
-    alerts.error(error, { label: 'Re-encode it with the current encoders', run: () => void act(async () => void (await app.openMemory(name, true))) });
+    const act = actReportingTo(regions.memory);
+    regions.memory.error(error, { label: 'Re-encode it with the current encoders', run: () => void act(async () => void (await app.openMemory(name, true))) });
     await app.openMemory('default');
   }
 }
@@ -114,6 +154,7 @@ async function boot(): Promise<void> {
 }
 
 let isReady = false;
+let offline: OfflineState = { state: 'pending' };
 const ready = boot().then(() => {
   isReady = true;
   document.body.dataset.ready = 'true';
@@ -125,9 +166,26 @@ window.__vmem = {
   },
   encoderCalls: () => app.encoderCalls(),
   app,
+  get offline() {
+    return offline;
+  },
 };
 ready.catch((error: unknown) => {
   backendStatus.textContent = `Not running: ${errorCode(error) ?? 'error'}`;
-  alerts.error(error);
+  regions.page.error(error);
 });
-void registerServiceWorker(new URL('sw.js', appBase).href).catch((error: unknown) => alerts.error(error));
+
+/** The footer's offline claim follows the service worker; a failure is also said at the top (one notice, updated in place). */
+const showOffline = (state: OfflineState) => {
+  offline = state;
+  const { text, advice } = describeOffline(state);
+  const said = advice ? `${text} ${advice}` : text;
+  offlineStatus.textContent = said;
+  offlineStatus.dataset.state = state.state === 'failed' && state.stillOffline ? 'ready' : state.state;
+  offlineNotice.hidden = state.state !== 'failed';
+  offlineNotice.textContent = said;
+};
+// Registered once the memory is open: the offline copy (tens of MB) then never competes with
+// opening the memory, for bandwidth or for a small storage quota.
+const registerOffline = () => void registerServiceWorker(new URL('sw.js', appBase).href, showOffline);
+ready.then(registerOffline, registerOffline);

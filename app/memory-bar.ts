@@ -1,28 +1,37 @@
-/** Memory management: switch, create, delete, export, import, sample and dialogue import. */
+/**
+ * Memory management: switch, create, delete, export, import, sample and dialogue import.
+ * A dialogue import goes into a memory named after the dialogue, in batches, and is noted as
+ * pending until its last batch is stored: if it is interrupted (tab closed, a failure), opening
+ * that memory says so and offers to resume it (nothing stored is encoded again) or to delete it.
+ */
 import { VmemError } from 'vmem';
-import { importMemory } from 'vmem/browser';
+import { deleteMemory, importMemory } from 'vmem/browser';
+import type { Act, Alerts } from './alerts.js';
 import type { AppState } from './app-state.js';
-import type { Act } from './chat-pane.js';
-import { parseDialogueFile } from './dialogue-import.js';
+import { parseDialogueFile, type ImportedDialogue } from './dialogue-import.js';
 import { byId, download, el } from './dom.js';
+import { clearPendingImport, notePendingImport, pendingImports, type PendingImport } from './imports.js';
 import { loadSampleConversation } from './samples.js';
+import { plural } from './task-progress.js';
 
 /** Name of the memory the sample conversation goes into. */
 export const SAMPLE_MEMORY = 'sample';
 
 /** What the memory bar needs from the page. */
 export interface MemoryBarHooks {
+  /** Reports failures next to the memory bar. */
   readonly act: Act;
-  readonly notice: (text: string) => void;
+  /** The memory bar's own message region. */
+  readonly alerts: Alerts;
   /** The open memory's rounds changed (sample or dialogue added). */
   readonly changed: () => void;
   /** Folder of the sample photos. */
   readonly samplesUrl: string;
 }
 
-/** Binds the memory bar. Returns `refresh` to re-list memories after a change. */
+/** Binds the memory bar. Returns `refresh`, to re-list memories after a change. */
 export function bindMemoryBar(app: AppState, hooks: MemoryBarHooks): { refresh(): Promise<void> } {
-  const { act, notice, changed, samplesUrl } = hooks;
+  const { act, alerts, changed, samplesUrl } = hooks;
   const select = byId('memory-select', HTMLSelectElement);
   const newName = byId('new-memory-name', HTMLInputElement);
   const create = byId('create-memory', HTMLButtonElement);
@@ -31,18 +40,81 @@ export function bindMemoryBar(app: AppState, hooks: MemoryBarHooks): { refresh()
   const exportButton = byId('export-memory', HTMLButtonElement);
   const importFile = byId('import-memory', HTMLInputElement);
   const importDialogue = byId('import-dialogue', HTMLInputElement);
+  /** The unfinished import the next chosen dialogue file resumes. */
+  let resuming: PendingImport | undefined;
+  /** Memory an import is running into now (its pending note is expected, not news). */
+  let importingInto: string | undefined;
+  /** Memories whose unfinished import was already pointed out since they were opened. */
+  const offered = new Set<string>();
 
   const refresh = async () => {
     const names = await app.memoryNames();
-    select.replaceChildren(...names.map((name) => el('option', { value: name }, name)));
-    if (app.session) select.value = app.session.name;
+    const pending = pendingImports();
+    select.replaceChildren(...names.map((name) => el('option', { value: name }, pending[name] ? `${name} (import not finished)` : name)));
+    const open = app.session?.name;
+    if (open === undefined) return;
+    select.value = open;
+    const unfinished = pending[open];
+    if (unfinished && importingInto !== open && !offered.has(open)) offerResume(unfinished);
   };
+
+  const offerResume = (pending: PendingImport) => {
+    offered.add(pending.memory);
+    alerts.notice(
+      `The import of "${pending.fileName}" into memory "${pending.memory}" did not finish: ${pending.stored} of ${plural(pending.total, 'round')} are stored.`,
+      {
+        label: `Resume (choose ${pending.fileName} again)`,
+        run: () => {
+          resuming = pending;
+          importDialogue.click();
+        },
+      },
+      {
+        label: `Delete memory "${pending.memory}"`,
+        run: () => void act(() => deleteMemoryNamed(pending.memory)),
+      },
+    );
+  };
+
+  const deleteMemoryNamed = async (name: string) => {
+    const others = (await app.memoryNames()).filter((other) => other !== name);
+    if (app.session?.name === name) await app.deleteCurrent(others[0] ?? 'default');
+    else await deleteMemory(name);
+    clearPendingImport(name);
+    offered.delete(name);
+    await refresh();
+  };
+
   /** A name not taken yet: `base`, `base-2`, `base-3`… */
   const freeName = async (base: string) => {
     const taken = new Set(await app.memoryNames());
     let name = base;
     for (let n = 2; taken.has(name); n++) name = `${base}-${n}`;
     return name;
+  };
+
+  /** Stores the dialogue's rounds into `memory`, noting the import as pending until it is complete. */
+  const runImport = async (dialogue: ImportedDialogue, fileName: string, memory: string) => {
+    if (app.session?.name !== memory) await app.openMemory(memory);
+    importingInto = memory;
+    const note = (stored: number) => notePendingImport({ memory, fileName, title: dialogue.title, total: dialogue.rounds.length, stored });
+    try {
+      note(app.memory.size);
+      await refresh();
+      const outcome = await app.importRounds(dialogue.rounds, `Importing ${fileName} into "${memory}"`, (stored) => {
+        note(stored);
+        changed();
+      });
+      clearPendingImport(memory);
+      offered.delete(memory);
+      changed();
+      await refresh();
+      const resumed = outcome.skipped > 0 ? ` (${outcome.skipped} were already stored and were kept)` : '';
+      alerts.notice(`Imported ${plural(dialogue.rounds.length, 'round')} from ${fileName} into memory "${memory}"${resumed}.${dialogue.note ? ` ${dialogue.note}` : ''}`);
+    } finally {
+      importingInto = undefined;
+      await refresh();
+    }
   };
 
   select.addEventListener('change', () => void act(async () => void (await app.openMemory(select.value))));
@@ -59,9 +131,7 @@ export function bindMemoryBar(app: AppState, hooks: MemoryBarHooks): { refresh()
     void act(async () => {
       const name = app.session?.name;
       if (!name || !confirm(`Delete memory "${name}" and everything in it? Export it first if you may want it back.`)) return;
-      const others = (await app.memoryNames()).filter((other) => other !== name);
-      await app.deleteCurrent(others[0] ?? 'default');
-      await refresh();
+      await deleteMemoryNamed(name);
     }),
   );
   sample.addEventListener('click', () =>
@@ -70,14 +140,16 @@ export function bindMemoryBar(app: AppState, hooks: MemoryBarHooks): { refresh()
       try {
         if (app.session?.name !== SAMPLE_MEMORY) await app.openMemory(SAMPLE_MEMORY);
         await refresh();
-        if (app.memory.size > 0) {
-          notice(`The sample conversation is already in memory "${SAMPLE_MEMORY}" (${app.memory.size} rounds).`);
+        const rounds = await loadSampleConversation(samplesUrl);
+        const missing = rounds.filter((round) => !app.memory.get(round.id!));
+        if (missing.length === 0) {
+          alerts.notice(`The sample conversation is already in memory "${SAMPLE_MEMORY}" (${plural(app.memory.size, 'round')}).`);
           return;
         }
-        const rounds = await loadSampleConversation(samplesUrl);
-        await app.memory.add(rounds);
+        await app.addRounds(missing, 'Loading the sample conversation');
         changed();
-        notice(`Loaded the sample conversation: ${rounds.length} rounds. Try "what did my cat look like?"`);
+        const sessions = new Set(rounds.map((round) => round.sessionId)).size;
+        alerts.notice(`Loaded the sample conversation: ${plural(rounds.length, 'round')} over ${plural(sessions, 'chat session')}. Try "what did my cat look like?"`);
       } finally {
         sample.disabled = false;
       }
@@ -104,6 +176,8 @@ export function bindMemoryBar(app: AppState, hooks: MemoryBarHooks): { refresh()
   importDialogue.addEventListener('change', () => {
     const file = importDialogue.files?.[0];
     importDialogue.value = '';
+    const pending = resuming;
+    resuming = undefined;
     if (!file) return;
     void act(async () => {
       let json: unknown;
@@ -113,11 +187,10 @@ export function bindMemoryBar(app: AppState, hooks: MemoryBarHooks): { refresh()
         throw new VmemError('INVALID_INPUT', `"${file.name}" is not valid JSON; choose a Mem-Gallery or LoCoMo file. Nothing was imported.`, { cause: error });
       }
       const dialogue = parseDialogueFile(json, file.name);
-      await app.openMemory(await freeName(dialogue.title));
-      await refresh();
-      await app.memory.add(dialogue.rounds);
-      changed();
-      notice(`Imported ${dialogue.rounds.length} rounds from ${file.name} into memory "${app.session?.name}".${dialogue.note ? ` ${dialogue.note}` : ''}`);
+      if (pending && dialogue.title !== pending.title) {
+        throw new VmemError('INVALID_INPUT', `"${file.name}" holds dialogue "${dialogue.title}", not "${pending.title}" that memory "${pending.memory}" was importing. Choose ${pending.fileName}; nothing was imported.`);
+      }
+      await runImport(dialogue, file.name, pending?.memory ?? (await freeName(dialogue.title)));
     });
   });
   return { refresh };

@@ -1,48 +1,141 @@
-/** Renders a retrieval: the route, the blocks in time order with thumbnails, and the trace table. */
-import type { AnswerResult, RetrievalResult, TraceEntry } from 'vmem';
+/**
+ * Renders a retrieval the way a reader checks it: the route, the retrieved images, then the hit
+ * rounds in rank order, each with its own images and, folded away, the rounds around it that came
+ * along as context. The first hits are open, the rest one line each; the blocks the LLM reads (time
+ * order) and the trace table are folded too, so an answer stays a screen or two tall at any size of
+ * memory.
+ */
+import type { AnswerResult, ImageRef, RetrievalResult, StoredRound, TraceEntry } from 'vmem';
 import { el } from './dom.js';
 import type { ImageUrls } from './image-urls.js';
-import { renderRound, renderThumbnails } from './round-view.js';
+import { ownWords, renderImageStrip, renderRound, roundImages } from './round-view.js';
+import { plural } from './task-progress.js';
+
+/** Hits shown open; the rest are folded to one line. */
+export const OPEN_HITS = 3;
 
 /** Replaces `container`'s content with the result. `elapsedMs` is shown next to the route. */
 export function renderRetrieval(container: HTMLElement, result: RetrievalResult, images: ImageUrls, elapsedMs: number, answer?: AnswerResult): void {
-  const traceOf = new Map(result.trace.map((entry) => [entry.roundId, entry]));
+  const roundOf = new Map(result.blocks.flatMap((block) => block.rounds).map((round) => [round.id, round]));
+  const hits = result.trace.filter((entry) => !entry.neighbour && entry.rank !== undefined).sort((a, b) => a.rank! - b.rank!);
   const route = result.route;
   const flags = [route.counting && 'counting', route.aggregation && 'aggregation', route.conflict && 'conflict'].filter(Boolean).join(', ');
-  const summary = el(
-    'div',
-    { class: 'route', 'data-case': result.case },
-    el('strong', {}, 'Route: '),
-    el('span', { class: 'case' }, result.case),
-    flags ? ` (${flags})` : '',
-    el('span', { class: 'muted' }, ` · ${result.trace.filter((entry) => !entry.neighbour).length} hits · ${Math.round(elapsedMs)} ms`),
-  );
-  const parts: HTMLElement[] = [summary];
+  const context = result.trace.length - hits.length;
+  const parts: HTMLElement[] = [
+    el(
+      'div',
+      { class: 'route', 'data-case': result.case },
+      el('strong', {}, 'Route: '),
+      el('span', { class: 'case' }, result.case),
+      flags ? ` (${flags})` : '',
+      el('span', { class: 'muted' }, ` · ${plural(hits.length, 'hit')}, ${plural(context, 'round')} of context · ${Math.round(elapsedMs)} ms`),
+    ),
+  ];
   if (answer) parts.push(el('section', { class: 'answer', 'aria-label': 'Answer' }, el('h3', {}, 'Answer'), el('p', {}, answer.answer)));
   if (result.captionAnchor) parts.push(el('p', { class: 'muted' }, `Hypothetical caption searched: ${result.captionAnchor}`));
+  for (const warning of result.warnings ?? []) parts.push(el('p', { class: 'muted warning' }, warning));
 
-  if (result.images.length > 0) {
-    parts.push(el('h3', {}, 'Retrieved images'), renderThumbnails(result.images, images));
+  const shownImages = retrievedImages(result, hits);
+  if (shownImages.length > 0) {
+    const strip = renderImageStrip(shownImages, images);
+    // A link to a folded hit unfolds it.
+    strip.addEventListener('click', (event) => {
+      const href = (event.target as Element).closest('a')?.getAttribute('href');
+      const folded = href ? container.querySelector<HTMLDetailsElement>(`${href} > details.hit-more`) : null;
+      if (folded) folded.open = true;
+    });
+    parts.push(el('h3', {}, 'Retrieved images'), strip);
   }
-  parts.push(el('h3', {}, 'Blocks (time order)'));
-  if (result.blocks.length === 0) parts.push(el('p', { class: 'muted' }, 'Nothing in memory matches yet.'));
-  for (const block of result.blocks) {
-    const list = el('ol', { class: 'block', 'aria-label': `Block from session ${block.sessionId}` });
-    for (const round of block.rounds) {
-      const entry = traceOf.get(round.id);
-      const badge = entry?.neighbour ? 'neighbour' : entry?.rank !== undefined ? `hit #${entry.rank}` : undefined;
-      const item = el('li', { class: entry?.neighbour ? 'neighbour' : 'hit' }, renderRound(round, { images, ...(badge ? { badge } : {}) }));
-      list.append(item);
-    }
-    parts.push(list);
+
+  parts.push(el('h3', {}, 'Top rounds'));
+  if (hits.length === 0) parts.push(el('p', { class: 'muted' }, 'Nothing in memory matches yet.'));
+  const list = el('ol', { class: 'hits', 'aria-label': 'Top rounds, best first' });
+  for (const [at, hit] of hits.entries()) {
+    const round = roundOf.get(hit.roundId);
+    if (round) list.append(renderHit(round, hit.rank!, neighboursOf(hit.roundId, result, roundOf), images, at < OPEN_HITS));
   }
-  parts.push(el('h3', {}, 'Trace'), renderTrace(result.trace));
+  parts.push(list);
+
+  if (result.blocks.length > 0) parts.push(renderBlocks(result, images));
+  parts.push(folded(`Trace (${plural(result.trace.length, 'round')}, one row per signal)`, renderTrace(result.trace), 'trace-details'));
   container.replaceChildren(...parts);
 }
 
 /**
+ * The images to show, best first: for a text→text question only the hit rounds' own images (the
+ * context rounds' pictures answer nothing); otherwise the memory's own choice. Either way in the
+ * rank order of their rounds.
+ */
+function retrievedImages(result: RetrievalResult, hits: readonly TraceEntry[]): { ref: ImageRef; rank: number | undefined }[] {
+  const rankOf = new Map(hits.map((hit) => [hit.roundId, hit.rank!]));
+  const chosen = result.case === 'text→text' ? result.images.filter((image) => rankOf.has(image.roundId)) : result.images;
+  return chosen
+    .map((ref) => ({ ref, rank: rankOf.get(ref.roundId) }))
+    .sort((a, b) => (a.rank ?? Infinity) - (b.rank ?? Infinity));
+}
+
+/** The context rounds a hit brought along, in time order. */
+function neighboursOf(roundId: string, result: RetrievalResult, roundOf: ReadonlyMap<string, StoredRound>): StoredRound[] {
+  return result.trace
+    .filter((entry) => entry.neighbour && entry.neighbourOf?.includes(roundId))
+    .map((entry) => roundOf.get(entry.roundId))
+    .filter((round): round is StoredRound => round !== undefined)
+    .sort((a, b) => a.seq - b.seq);
+}
+
+function renderHit(round: StoredRound, rank: number, neighbours: readonly StoredRound[], images: ImageUrls, open: boolean): HTMLElement {
+  const item = el('li', { class: 'hit', id: `hit-${rank}`, 'data-rank': String(rank), 'data-round-id': round.id });
+  const body = [renderRound(round, { images, badge: `hit #${rank}` })];
+  if (neighbours.length > 0) {
+    const around = el('ol', { class: 'context' });
+    for (const neighbour of neighbours) around.append(el('li', { class: 'neighbour' }, renderRound(neighbour, { images, badge: 'context' })));
+    body.push(folded(`Context: ${plural(neighbours.length, 'round')} around it`, around, 'context-details'));
+  }
+  if (open) {
+    item.append(...body);
+    return item;
+  }
+  const details = el('details', { class: 'hit-more' }, el('summary', {}, `#${rank} · ${oneLine(round)}`));
+  details.append(...body);
+  item.append(details);
+  return item;
+}
+
+/** Date and the start of what was said, for a folded hit. */
+function oneLine(round: StoredRound): string {
+  const when = new Date(round.timestamp).toLocaleDateString(undefined, { dateStyle: 'medium' });
+  const words = ownWords(round.user) || ownWords(round.assistant);
+  const pictures = roundImages(round).length;
+  const text = words.length > 90 ? `${words.slice(0, 90)}…` : words;
+  return [when, text, pictures > 0 ? plural(pictures, 'image') : ''].filter(Boolean).join(' · ');
+}
+
+/** The blocks exactly as the LLM reads them (time order), rendered when first opened. */
+function renderBlocks(result: RetrievalResult, images: ImageUrls): HTMLElement {
+  const rounds = result.blocks.reduce((sum, block) => sum + block.rounds.length, 0);
+  const content = el('div', { class: 'blocks' });
+  const details = folded(`Blocks as the LLM reads them (time order): ${plural(result.blocks.length, 'block')}, ${plural(rounds, 'round')}`, content, 'blocks-details');
+  details.addEventListener(
+    'toggle',
+    () => {
+      for (const block of result.blocks) {
+        const list = el('ol', { class: 'block', 'aria-label': `Block from session ${block.sessionId}` });
+        for (const round of block.rounds) list.append(el('li', {}, renderRound(round, { images })));
+        content.append(list);
+      }
+    },
+    { once: true },
+  );
+  return details;
+}
+
+function folded(summary: string, content: HTMLElement, className: string): HTMLDetailsElement {
+  return el('details', { class: className }, el('summary', {}, summary), content);
+}
+
+/**
  * One row per (round, signal): lane, signal, the kind of unit that matched (a machine-derived picture
- * description says so), rank, and whether the round is only a neighbour.
+ * description says so), rank, and whether the round is only context.
  */
 export function renderTrace(trace: readonly TraceEntry[]): HTMLElement {
   const body = el('tbody');
@@ -55,17 +148,17 @@ export function renderTrace(trace: readonly TraceEntry[]): HTMLElement {
           'tr',
           { 'data-round-id': entry.roundId, 'data-rank': entry.rank === undefined ? undefined : String(entry.rank) },
           el('td', {}, entry.rank === undefined ? '–' : String(entry.rank)),
-          el('td', {}, entry.roundId),
+          el('td', { class: 'id' }, entry.roundId),
           el('td', {}, hit?.lane ?? '–'),
           el('td', {}, hit?.signal ?? '–'),
           el('td', {}, hit?.unitKind === 'derived' ? 'machine-derived' : (hit?.unitKind ?? '–')),
           el('td', {}, hit ? String(hit.rank) : '–'),
           el('td', {}, hit ? hit.score.toFixed(3) : '–'),
-          el('td', {}, entry.neighbour ? `yes (of ${entry.neighbourOf?.join(', ') ?? '?'})` : 'no'),
+          el('td', { class: 'id' }, entry.neighbour ? `context of ${entry.neighbourOf?.join(', ') ?? '?'}` : 'hit'),
         ),
       );
     }
   }
-  const head = el('thead', {}, el('tr', {}, ...['Fused rank', 'Round', 'Lane', 'Signal', 'Unit', 'Signal rank', 'Score', 'Neighbour'].map((title) => el('th', { scope: 'col' }, title))));
+  const head = el('thead', {}, el('tr', {}, ...['Fused rank', 'Round', 'Lane', 'Signal', 'Unit', 'Signal rank', 'Score', 'Role'].map((title) => el('th', { scope: 'col' }, title))));
   return el('div', { class: 'table-scroll' }, el('table', { class: 'trace', 'aria-label': 'Retrieval trace' }, head, body));
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS, loadSettings, saveSettings, type AppSettings } from './settings.js';
+import { DEFAULT_SETTINGS, keyMissing, loadSettings, saveSettings, type AppSettings } from './settings.js';
 
 /** localStorage stand-in: a Map behind the Storage interface. */
 function memoryStorage(): Storage {
@@ -19,7 +19,7 @@ function memoryStorage(): Storage {
 const openai = (rememberKey: boolean): AppSettings => ({
   encoders: 'embedded',
   backend: 'auto',
-  llm: { kind: 'openai', baseUrl: 'https://llm.example/v1', model: 'm', apiKey: 'sk-secret', rememberKey, vision: false },
+  llm: { kind: 'openai', baseUrl: 'https://llm.example/v1', model: 'm', apiKey: 'sk-secret', rememberKey, usesKey: true, vision: false },
 });
 
 describe('settings', () => {
@@ -29,6 +29,17 @@ describe('settings', () => {
     const everything = Array.from({ length: storage.length }, (_, i) => storage.getItem(storage.key(i)!)).join('\n');
     expect(everything).not.toContain('sk-secret');
     expect(loadSettings(storage).llm).toMatchObject({ kind: 'openai', baseUrl: 'https://llm.example/v1', apiKey: '', rememberKey: false });
+  });
+
+  it('after a reload without "remember", knows the endpoint needs a key it no longer has; a keyless endpoint needs none', () => {
+    const storage = memoryStorage();
+    saveSettings(openai(false), storage);
+    expect(keyMissing(loadSettings(storage).llm)).toBe(true);
+    saveSettings(openai(true), storage);
+    expect(keyMissing(loadSettings(storage).llm)).toBe(false);
+    const local = openai(false);
+    saveSettings({ ...local, llm: { ...local.llm, apiKey: '', usesKey: false } as AppSettings['llm'] }, storage);
+    expect(keyMissing(loadSettings(storage).llm)).toBe(false);
   });
 
   it('keeps a remembered key, and erases it once "remember" is unticked', () => {

@@ -4,11 +4,24 @@
  */
 import type { EncoderChoice } from 'vmem/browser';
 
+/** An OpenAI-compatible endpoint. */
+export interface OpenAiSettings {
+  readonly kind: 'openai';
+  readonly baseUrl: string;
+  readonly model: string;
+  /** Empty when none was entered in this tab and none was remembered. */
+  readonly apiKey: string;
+  readonly rememberKey: boolean;
+  /**
+   * The endpoint takes a key (one was entered). Saved without the key, so that after a reload
+   * without "remember" the app asks for the key again instead of calling the endpoint without one.
+   */
+  readonly usesKey: boolean;
+  readonly vision: boolean;
+}
+
 /** Which LLM answers questions. */
-export type LlmSettings =
-  | { readonly kind: 'none' }
-  | { readonly kind: 'openai'; readonly baseUrl: string; readonly model: string; readonly apiKey: string; readonly rememberKey: boolean; readonly vision: boolean }
-  | { readonly kind: 'webllm'; readonly model: string };
+export type LlmSettings = { readonly kind: 'none' } | OpenAiSettings | { readonly kind: 'webllm'; readonly model: string };
 
 /** Everything the settings panel controls. */
 export interface AppSettings {
@@ -40,11 +53,17 @@ export function loadSettings(storage: Storage = localStorage): AppSettings {
   const backend = saved.backend === 'wasm' ? 'wasm' : 'auto';
   let llm: LlmSettings = { kind: 'none' };
   if (saved.llm?.kind === 'openai') {
-    llm = { ...saved.llm, apiKey: storage.getItem(API_KEY_KEY) ?? '', rememberKey: storage.getItem(API_KEY_KEY) !== null };
+    const apiKey = storage.getItem(API_KEY_KEY);
+    llm = { ...saved.llm, apiKey: apiKey ?? '', rememberKey: apiKey !== null, usesKey: saved.llm.usesKey === true || apiKey !== null };
   } else if (saved.llm?.kind === 'webllm') {
     llm = { kind: 'webllm', model: saved.llm.model };
   }
   return { encoders, backend, llm };
+}
+
+/** True when the endpoint takes a key that this tab does not have (it was not remembered). */
+export function keyMissing(llm: LlmSettings): boolean {
+  return llm.kind === 'openai' && llm.usesKey && llm.apiKey === '';
 }
 
 /** Saves settings. The key is written only when `rememberKey` is true, and erased otherwise. */

@@ -1,10 +1,17 @@
 /** Shared steps of the e2e tests: wait for the app, load the sample, ask questions, read results. */
 import { resolve } from 'node:path';
-import { expect, type Page } from '@playwright/test';
-import { FIXTURE_PHOTOS_DIR } from '../src/testing/shared-data.js';
+import { expect, type Page, type TestInfo } from '@playwright/test';
+import { BENCH_DATA_DIR, FIXTURE_PHOTOS_DIR } from '../src/testing/shared-data.js';
 
 /** A fixture photo's path (in the repo's sibling `shared/` folder, as in CI). */
 export const photo = (name: string) => resolve(FIXTURE_PHOTOS_DIR, name);
+
+/** A Mem-Gallery dialogue file of the dev set. */
+export const memGallery = (name: string) => resolve(BENCH_DATA_DIR, 'memgallery', name);
+
+/** Rounds and photos of the sample conversation (app/sample-conversation.ts). */
+export const SAMPLE_ROUNDS = 61;
+export const SAMPLE_PHOTO_COUNT = 31;
 
 /** Waits until the encoders are loaded and a memory is open; fails fast on a startup error. */
 export async function waitReady(page: Page): Promise<void> {
@@ -13,19 +20,19 @@ export async function waitReady(page: Page): Promise<void> {
   expect(await page.evaluate(() => window.__vmem?.isReady), `startup failed: ${startupError}`).toBe(true);
 }
 
-/** Clicks "Load sample conversation" and waits for its 14 rounds. */
+/** Clicks "Load sample conversation" and waits for all of its rounds. */
 export async function loadSample(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Load sample conversation' }).click();
-  await expect(page.locator('#alerts .notice').filter({ hasText: /sample conversation/ })).toBeVisible({ timeout: 120_000 });
-  await expect(page.locator('#memory-size')).toContainText('sample: 14 rounds');
+  await expect(page.locator('#memory-alerts .notice').filter({ hasText: /sample conversation/ })).toBeVisible({ timeout: 120_000 });
+  await expect(page.locator('#memory-size')).toContainText(`sample: ${SAMPLE_ROUNDS} rounds`);
 }
 
 /** What the results pane shows after a query. */
 export interface ShownResult {
   readonly case: string;
-  /** Round ids by fused rank (hits only). */
+  /** Round ids of the hits, in the order shown (best first). */
   readonly ranked: string[];
-  /** Image ids in the "Retrieved images" strip, best first. */
+  /** Image ids in the "Retrieved images" strip, in the order shown. */
   readonly images: string[];
 }
 
@@ -41,20 +48,41 @@ export async function ask(page: Page, query: { text?: string; image?: string }):
 }
 
 export async function readResult(page: Page): Promise<ShownResult> {
-  return page.evaluate(() => {
-    const rows = [...document.querySelectorAll<HTMLTableRowElement>('#results table.trace tr[data-rank]')];
-    const ranked: string[] = [];
-    for (const row of rows.sort((a, b) => Number(a.dataset.rank) - Number(b.dataset.rank))) if (!ranked.includes(row.dataset.roundId!)) ranked.push(row.dataset.roundId!);
-    const strip = document.querySelector('#results h3 + .thumbs');
-    return {
-      case: document.querySelector('#results .route')?.getAttribute('data-case') ?? '',
-      ranked,
-      images: [...(strip?.querySelectorAll<HTMLElement>('figure[data-image-id]') ?? [])].map((figure) => figure.dataset.imageId!),
-    };
-  });
+  return page.evaluate(() => ({
+    case: document.querySelector('#results .route')?.getAttribute('data-case') ?? '',
+    ranked: [...document.querySelectorAll<HTMLElement>('#results ol.hits > li[data-round-id]')].map((item) => item.dataset.roundId!),
+    images: [...document.querySelectorAll<HTMLElement>('#results .strip figure[data-image-id]')].map((figure) => figure.dataset.imageId!),
+  }));
 }
 
 /** How often the page's encoder worker has encoded since it started. */
 export function encoderCalls(page: Page) {
   return page.evaluate(() => window.__vmem!.encoderCalls());
 }
+
+/** Ids of the rounds of the open memory, in history order (after a reload: as stored in IndexedDB). */
+export function storedRoundIds(page: Page): Promise<string[]> {
+  return page.evaluate(() => window.__vmem!.app.memory.rounds().map((round) => round.id));
+}
+
+/**
+ * Saves a screenshot: into docs/ under `npm run screenshots` (VMEM_SCREENSHOTS=1), else into the
+ * test's output folder, so a plain test run never changes tracked files.
+ */
+export async function screenshot(page: Page, testInfo: TestInfo, file: string): Promise<void> {
+  const docs = resolve(import.meta.dirname, '../docs');
+  await page.screenshot({ path: process.env.VMEM_SCREENSHOTS === '1' ? resolve(docs, file) : testInfo.outputPath(file), fullPage: false });
+}
+
+/** The viewports the README screenshots are taken at. */
+export const SCREENSHOT_VIEWPORTS = [
+  { name: 'desktop', width: 1280, height: 900 },
+  { name: '360', width: 360, height: 780 },
+] as const;
+
+/**
+ * A storage quota that holds an empty memory but not a round with photos, nor the offline copy.
+ * Set it with the DevTools protocol before the first visit: Chromium applies
+ * `Storage.overrideQuotaForOrigin` to an origin whose storage is not open yet.
+ */
+export const TINY_QUOTA = 200_000;

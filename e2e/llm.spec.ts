@@ -3,7 +3,7 @@
  * nowhere else — not to the app's server, not into storage unless "remember" is ticked.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { loadSample, waitReady } from './helpers.js';
+import { loadSample, SAMPLE_ROUNDS, waitReady } from './helpers.js';
 
 const ENDPOINT = 'https://llm.example.test/v1';
 const KEY = 'sk-test-0123456789-secret';
@@ -20,15 +20,15 @@ async function openSampleWithEndpoint(page: Page, llm: { model: string; apiKey?:
   if (llm.apiKey) await page.getByLabel('API key').fill(llm.apiKey);
   if (llm.vision) await page.getByLabel('The model accepts images').check();
   await page.getByRole('button', { name: 'Apply settings' }).click();
-  await expect(page.locator('#memory-size')).toContainText('sample: 14 rounds');
+  await expect(page.locator('#memory-size')).toContainText(`sample: ${SAMPLE_ROUNDS} rounds`);
 }
 
-/** Answers every chat call to ENDPOINT with `reply`, handing each request body to `onBody`. */
-async function fakeEndpoint(page: Page, reply: string, onBody: (body: string) => void): Promise<void> {
+/** Answers every chat call to ENDPOINT with `reply`, handing each request body (and its Authorization header) to `onBody`. */
+async function fakeEndpoint(page: Page, reply: string, onBody: (body: string, authorization: string | undefined) => void): Promise<void> {
   await page.route(`${ENDPOINT}/**`, async (route) => {
     const cors = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Headers': '*', 'Cross-Origin-Resource-Policy': 'cross-origin' };
     if (route.request().method() === 'OPTIONS') return route.fulfill({ status: 204, headers: cors });
-    onBody(route.request().postData() ?? '');
+    onBody(route.request().postData() ?? '', route.request().headers()['authorization']);
     return route.fulfill({
       status: 200,
       headers: { ...cors, 'Content-Type': 'application/json' },
@@ -97,4 +97,34 @@ test('with a vision model, the answer call carries the retrieved photo as a JPEG
     expect(size.width).toBeGreaterThan(0);
     expect(Math.max(size.width, size.height)).toBeLessThanOrEqual(768);
   }
+});
+
+test('after a reload without "remember", the app asks for the key again and sends nothing without it', async ({ page }) => {
+  const calls: (string | undefined)[] = [];
+  await fakeEndpoint(page, 'Chelsea is a tabby.', (_body, authorization) => calls.push(authorization));
+  await openSampleWithEndpoint(page, { model: 'test-model', apiKey: KEY });
+  await page.reload();
+  await waitReady(page);
+
+  const reminder = page.locator('#alerts .notice').filter({ hasText: `The API key for ${ENDPOINT} was not remembered on this device` });
+  await expect(reminder).toBeVisible();
+  await page.getByRole('textbox', { name: 'Question' }).fill('What does my cat look like?');
+  await page.getByRole('button', { name: 'Answer with LLM' }).click();
+  const refused = page.locator('#ask-alerts [data-code="LLM_UNAVAILABLE"]');
+  await expect(refused).toContainText('was not remembered on this device, so nothing was sent');
+  await expect(refused).toBeInViewport();
+  expect(calls).toEqual([]);
+
+  await reminder.getByRole('button', { name: 'Enter the key' }).click();
+  const keyField = page.getByLabel('API key');
+  await expect(keyField).toBeFocused();
+  await expect(page.locator('#llm-key-note')).toContainText('Enter the API key again');
+  await keyField.fill(KEY);
+  await page.getByRole('button', { name: 'Apply settings' }).click();
+  await expect(page.locator('#llm-key-note')).toBeHidden();
+  await expect(page.locator('#memory-size')).toContainText(`sample: ${SAMPLE_ROUNDS} rounds`);
+  await page.getByRole('button', { name: 'Answer with LLM' }).click();
+  await expect(page.locator('#results .answer')).toContainText('Chelsea is a tabby.');
+  expect(calls.length).toBeGreaterThan(0);
+  expect(calls.every((authorization) => authorization === `Bearer ${KEY}`)).toBe(true);
 });

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, expect, test, type BrowserContext } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, E2E_PORT } from '../playwright.config.js';
-import { ask, encoderCalls, loadSample, photo, waitReady } from './helpers.js';
+import { ask, encoderCalls, loadSample, photo, SAMPLE_ROUNDS, waitReady } from './helpers.js';
 
 const BASE = `http://localhost:${E2E_PORT}/`;
 const CAT = { text: 'What did my cat look like?' };
@@ -35,7 +35,7 @@ test('after a reload and after a browser restart the same questions give the sam
 
   await page.reload();
   await waitReady(page);
-  await expect(page.locator('#memory-size')).toContainText('sample: 14 rounds');
+  await expect(page.locator('#memory-size')).toContainText(`sample: ${SAMPLE_ROUNDS} rounds`);
   expect(await encoderCalls(page)).toEqual({ textCalls: 0, textItems: 0, imageCalls: 0, imageItems: 0 });
   expect(await ask(page, CAT)).toEqual(catBefore);
   // Only the question itself was encoded: one text, no image.
@@ -46,7 +46,7 @@ test('after a reload and after a browser restart the same questions give the sam
   page = context.pages()[0] ?? (await context.newPage());
   await page.goto(BASE);
   await waitReady(page);
-  await expect(page.locator('#memory-size')).toContainText('sample: 14 rounds');
+  await expect(page.locator('#memory-size')).toContainText(`sample: ${SAMPLE_ROUNDS} rounds`);
   expect(await ask(page, MOTORCYCLE)).toEqual(motorcycleBefore);
   // The query picture, and the keywords the describer read off it (image+text→text without a vision LLM).
   expect(await encoderCalls(page)).toMatchObject({ textItems: 1, imageItems: 1 });
@@ -69,7 +69,7 @@ test('export, then import into a fresh profile, gives identical retrieval withou
   await other.goto(BASE);
   await waitReady(other);
   await other.locator('#import-memory').setInputFiles(file);
-  await expect(other.locator('#memory-size')).toContainText('sample: 14 rounds');
+  await expect(other.locator('#memory-size')).toContainText(`sample: ${SAMPLE_ROUNDS} rounds`);
   expect(await encoderCalls(other)).toEqual({ textCalls: 0, textItems: 0, imageCalls: 0, imageItems: 0 });
   expect(await ask(other, CAT)).toEqual(cat);
   expect(await ask(other, MOTORCYCLE)).toEqual(motorcycle);

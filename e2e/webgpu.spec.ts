@@ -6,7 +6,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../playwright.config.js';
-import { ask, loadSample, photo, waitReady } from './helpers.js';
+import { ask, loadSample, photo, SAMPLE_ROUNDS, waitReady } from './helpers.js';
 
 test.use({ launchOptions: { executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, '--enable-unsafe-webgpu'] } });
 
@@ -45,7 +45,7 @@ test('the encoders run on WebGPU on SwiftShader, with the same top rounds as WAS
   expect(engine.agreement?.image).toBeGreaterThanOrEqual(0.999);
   test.info().annotations.push({ type: 'webgpu-agreement', description: `${JSON.stringify(engine.agreement)}, WebGPU worker loaded and probed in ${Math.round(engine.loadMs / 1000)} s` });
   await expect(status).toHaveAttribute('title', /^WebGPU: a software adapter .* passed the probe check, matching WASM on the probe inputs/);
-  await expect(page.locator('#memory-size')).toContainText('sample: 14 rounds');
+  await expect(page.locator('#memory-size')).toContainText(`sample: ${SAMPLE_ROUNDS} rounds`);
 
   // The same queries, now encoded on WebGPU, find the same rounds in the same order.
   expect(await ask(page, IMAGE_QUERY)).toEqual(wasm.image);
