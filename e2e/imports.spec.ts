@@ -33,10 +33,15 @@ test('a second tab writing during a 200-round import: the import finishes, every
   await openApp(importing);
   await openApp(other);
   const before = await encoderCalls(importing);
+  // Every text the badge shows, to check afterwards that it counted while the import ran.
+  await importing.evaluate(() => {
+    const badge = document.getElementById('memory-size')!;
+    const seen: string[] = [];
+    new MutationObserver(() => seen.push(badge.textContent ?? '')).observe(badge, { childList: true, characterData: true, subtree: true });
+    (window as unknown as { badgeTexts: string[] }).badgeTexts = seen;
+  });
 
   await importing.locator('#import-dialogue').setInputFiles(memGallery(FILE));
-  // The badge counts while the import runs, instead of saying "0 rounds".
-  await expect(importing.locator('#memory-size')).toContainText(new RegExp(`^${MEMORY}: \\d+ rounds? · storing`));
   await expect(importing.locator('#ingest-progress-row')).toBeVisible();
 
   // The other tab opens the same memory and stores a round while the import is still running.
@@ -51,6 +56,9 @@ test('a second tab writing during a 200-round import: the import finishes, every
   await expect(importing.locator('#memory-alerts .notice').filter({ hasText: `Imported ${ROUNDS} rounds from ${FILE}` })).toBeVisible({ timeout: 150_000 });
   await expect(importing.locator('#ingest-progress-row')).toBeHidden();
   await expect(importing.locator('#memory-alerts [data-code]')).toHaveCount(0);
+  // The badge counted the rounds while the import ran, instead of "0 rounds".
+  const badgeTexts = await importing.evaluate(() => (window as unknown as { badgeTexts: string[] }).badgeTexts);
+  expect(badgeTexts).toContainEqual(expect.stringMatching(new RegExp(`^${MEMORY}: \\d+ rounds? · storing \\d+ of ${ROUNDS} …`)));
   await expect.poll(() => memorySize(importing)).toBe(ROUNDS + 1);
   await expect.poll(() => memorySize(other)).toBe(ROUNDS + 1);
   // Each imported round was encoded exactly once (the tab reloaded the other's round from storage).
