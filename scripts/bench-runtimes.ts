@@ -1,0 +1,184 @@
+/**
+ * `npm run bench:runtimes`: throughput of the embedded encoders on TF.js (the current path) and on
+ * ONNX Runtime, on the same inputs, in one run, at batch sizes 1, 8 and 32.
+ *   - Node: TF.js WASM (as `vmem/node` runs it) against onnxruntime-node and onnxruntime-web's WASM
+ *     backend, one thread each;
+ *   - browser (headless Chromium): TF.js WASM against onnxruntime-web WASM in one page.
+ * The runtimes take turns (A B A B …, the first one rotating) so a machine shared with other work
+ * slows them alike; each cell is the median of the repeats, and each ratio the median of the
+ * per-repeat ratios. In Node photos are decoded once up front (the pure-JS decoder is the same on
+ * every runtime and would dominate), so the image figures are resize + model; in the browser each
+ * call decodes, as the app does (createImageBitmap, native).
+ * Options: --repeats N (default 5), --only node|browser, --threads N (browser WASM threads, default 1).
+ */
+import * as ortNode from 'onnxruntime-node';
+import * as ortWeb from 'onnxruntime-web';
+import { cpus } from 'node:os';
+import { chromium } from 'playwright-core';
+import { createMobileNetImageEncoder } from '../src/encoders/mobilenet.js';
+import { createMobileNetOrtEncoder } from '../src/encoders/mobilenet-ort.js';
+import { nodeMobileNetOnnx, nodeTfjsWasmDir, nodeUseLiteModelPath, nodeUseLiteOnnx, nodeUseLiteVocabPath, readFileAsFetch } from '../src/encoders/node-assets.js';
+import { decodeImageNode } from '../src/encoders/node-decoder.js';
+import { benchTexts } from '../src/encoders/testing/bench-texts.js';
+import type { ImageDecoder, ImageEmbedder, RgbaImage, TextEmbedder } from '../src/encoders/types.js';
+import { createUseLiteTextEncoder } from '../src/encoders/use-lite.js';
+import { createUseLiteOrtEncoder } from '../src/encoders/use-lite-ort.js';
+import { fixturePhotoNames, readFixturePhoto } from '../src/testing/shared-data.js';
+import { buildRuntimePage, RUNTIME_PAGE_ORIGIN } from '../e2e/pages/runtime-page-host.js';
+import type { PageRuntime } from '../e2e/pages/runtime-page.js';
+import { CHROMIUM_ARGS } from '../playwright.config.js';
+
+const BATCH_SIZES = [1, 8, 32] as const;
+const TEXTS = benchTexts(64);
+const PHOTOS = fixturePhotoNames().slice(0, 32);
+
+const option = (name: string): string | undefined => {
+  const at = process.argv.indexOf(`--${name}`);
+  return at < 0 ? undefined : process.argv[at + 1];
+};
+const repeats = Number(option('repeats') ?? 5);
+const only = option('only');
+const browserThreads = Number(option('threads') ?? 1);
+
+/** One runtime's way of timing a call pattern: milliseconds for all items in calls of `batchSize`. */
+interface Arm {
+  readonly name: string;
+  readonly platform: 'Node' | 'browser';
+  timeTexts(batchSize: number): Promise<number>;
+  timePhotos(batchSize: number): Promise<number>;
+}
+
+interface Row {
+  readonly platform: string;
+  readonly encoder: string;
+  readonly batch: number;
+  readonly runtime: string;
+  readonly perSecond: number;
+  /** Median of per-repeat ratios to the first arm (TF.js). */
+  readonly ratio: number;
+}
+
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+async function compare(arms: readonly Arm[], encoder: 'USE-Lite' | 'MobileNetV2'): Promise<Row[]> {
+  const items = encoder === 'USE-Lite' ? TEXTS.length : PHOTOS.length;
+  const rows: Row[] = [];
+  for (const batch of BATCH_SIZES) {
+    const rates = arms.map(() => [] as number[]);
+    for (let repeat = 0; repeat < repeats; repeat++) {
+      for (let k = 0; k < arms.length; k++) {
+        const index = (k + repeat) % arms.length;
+        const arm = arms[index]!;
+        const ms = encoder === 'USE-Lite' ? await arm.timeTexts(batch) : await arm.timePhotos(batch);
+        rates[index]!.push((items / ms) * 1000);
+      }
+    }
+    arms.forEach((arm, index) => {
+      const ratio = median(rates[index]!.map((rate, repeat) => rate / rates[0]![repeat]!));
+      rows.push({ platform: arm.platform, encoder, batch, runtime: arm.name, perSecond: median(rates[index]!), ratio });
+      console.error(`bench:runtimes: ${arm.platform} ${encoder} batch ${batch} ${arm.name}: ${median(rates[index]!).toFixed(1)}/s (×${ratio.toFixed(2)})`);
+    });
+  }
+  return rows;
+}
+
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await work();
+  return performance.now() - start;
+}
+
+async function inCalls<T>(items: readonly T[], batchSize: number, embed: (batch: readonly T[]) => Promise<unknown>): Promise<number> {
+  return timed(async () => {
+    for (let start = 0; start < items.length; start += batchSize) await embed(items.slice(start, start + batchSize));
+  });
+}
+
+function nodeArm(name: string, text: TextEmbedder, image: ImageEmbedder): Arm {
+  const photos = PHOTOS.map((photo) => ({ bytes: readFixturePhoto(photo), mimeType: 'image/jpeg' }));
+  return {
+    name,
+    platform: 'Node',
+    timeTexts: (batch) => inCalls(TEXTS, batch, (texts) => text.embed(texts)),
+    timePhotos: (batch) => inCalls(photos, batch, (images) => image.embed(images)),
+  };
+}
+
+/** Decodes each photo once, then answers from memory: the decoder is not what is compared. */
+function decodedOnce(): ImageDecoder {
+  const decoded = new Map<Uint8Array, RgbaImage>();
+  return async (bytes) => {
+    let image = decoded.get(bytes);
+    if (image === undefined) {
+      image = await decodeImageNode(bytes);
+      decoded.set(bytes, image);
+    }
+    return image;
+  };
+}
+
+async function nodeRows(): Promise<Row[]> {
+  ortWeb.env.wasm.numThreads = 1;
+  const decoder = decodedOnce();
+  const tfjsOptions = { wasmPaths: nodeTfjsWasmDir() };
+  const ortArm = (name: string, runtime: typeof ortNode | typeof ortWeb, sessionOptions: object) =>
+    nodeArm(
+      name,
+      createUseLiteOrtEncoder({ runtime, model: nodeUseLiteOnnx, vocabUrl: nodeUseLiteVocabPath(), fetch: readFileAsFetch, sessionOptions }),
+      createMobileNetOrtEncoder({ runtime, model: nodeMobileNetOnnx, decoder, sessionOptions }),
+    );
+  const arms = [
+    nodeArm('TF.js WASM', createUseLiteTextEncoder({ modelUrl: nodeUseLiteModelPath(), fetch: readFileAsFetch, ...tfjsOptions }), createMobileNetImageEncoder({ decoder, ...tfjsOptions })),
+    ortArm('onnxruntime-node (CPU, 1 thread)', ortNode, { intraOpNumThreads: 1 }),
+    ortArm('onnxruntime-web (WASM, 1 thread)', ortWeb, {}),
+  ];
+  // Warm-up: loads every model and decodes every photo once.
+  for (const arm of arms) {
+    await arm.timeTexts(32);
+    await arm.timePhotos(32);
+  }
+  return [...(await compare(arms, 'USE-Lite')), ...(await compare(arms, 'MobileNetV2'))];
+}
+
+let browserVersion = '';
+
+async function browserRows(): Promise<Row[]> {
+  const host = await buildRuntimePage();
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browserVersion = browser.version();
+  try {
+    const context = await browser.newContext();
+    await host.route(context);
+    const page = await context.newPage();
+    await page.goto(`${RUNTIME_PAGE_ORIGIN}/?threads=${browserThreads}`);
+    await page.waitForFunction(() => 'runtimePage' in window, null, { timeout: 120_000 });
+    const arm = async (runtime: PageRuntime, name: string): Promise<Arm> => {
+      await page.evaluate((which) => window.runtimePage.load(which), runtime);
+      const result: Arm = {
+        name,
+        platform: 'browser',
+        timeTexts: (batch) => page.evaluate(([which, texts, size]) => window.runtimePage.timeTexts(which, texts, size), [runtime, TEXTS, batch] as const),
+        timePhotos: (batch) => page.evaluate(([which, names, size]) => window.runtimePage.timePhotos(which, names, size), [runtime, PHOTOS, batch] as const),
+      };
+      await result.timeTexts(32);
+      await result.timePhotos(32);
+      return result;
+    };
+    const threads = `${browserThreads} thread${browserThreads === 1 ? '' : 's'}`;
+    const arms = [await arm('tfjs', `TF.js WASM (${threads})`), await arm('ort-wasm', `onnxruntime-web WASM (${threads})`)];
+    return [...(await compare(arms, 'USE-Lite')), ...(await compare(arms, 'MobileNetV2'))];
+  } finally {
+    await browser.close();
+    host.dispose();
+  }
+}
+
+const rows = [...(only === 'browser' ? [] : await nodeRows()), ...(only === 'node' ? [] : await browserRows())];
+const chromiumVersion = browserVersion === '' ? '' : `, headless Chromium ${browserVersion}`;
+console.log(`\nvmem inference runtimes — ${cpus().length} cores, Node ${process.version}${chromiumVersion}, median of ${repeats} paired repeats; ${TEXTS.length} texts, ${PHOTOS.length} photos\n`);
+console.log('| platform | encoder | batch | runtime | items/s | × TF.js |\n| --- | --- | --- | --- | --- | --- |');
+for (const row of rows) console.log(`| ${row.platform} | ${row.encoder} | ${row.batch} | ${row.runtime} | ${row.perSecond.toFixed(1)} | ${row.ratio.toFixed(2)} |`);

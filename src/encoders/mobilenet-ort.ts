@@ -1,0 +1,138 @@
+import { VmemError, isVmemError } from '../errors.js';
+import { defaultFetch } from './assets.js';
+import type { FetchAsset } from './assets.js';
+import { toModelInput } from './image-preprocess.js';
+import type { ImageFit } from './image-preprocess.js';
+import { createLazy } from '../util/lazy.js';
+import { MOBILENET_DIMENSION, MOBILENET_INPUT_SIZE } from './mobilenet.js';
+import type { LoadableImageEmbedder } from './mobilenet.js';
+import { MOBILENET_ONNX } from './onnx/embedded-models.js';
+import { createOrtSession, runForFloats } from './ort-runtime.js';
+import type { OrtRuntime, OrtSession, OrtSessionOptions } from './ort-runtime.js';
+import { createSerialQueue } from '../util/serial-queue.js';
+import type { ImageDecoder, ImagePayload } from './types.js';
+import type { ProgressCallback } from '../progress.js';
+import { readModel } from './use-lite-ort.js';
+import type { OnnxModelSource } from './use-lite-ort.js';
+import { normalizedRows } from './vectors.js';
+
+/** `item` of this encoder's progress events (`task: 'model'`). */
+const PROGRESS_ITEM = 'mobilenet-v2';
+
+/** Options of `createMobileNetOrtEncoder`. */
+export interface MobileNetOrtEncoderOptions {
+  /** The onnxruntime module to run on: `onnxruntime-web` in browsers, `onnxruntime-node` in Node. */
+  readonly runtime: OrtRuntime;
+  /**
+   * The converted model (`mobilenet-v2.onnx`, written by `scripts/convert-models.ts`), read with
+   * `fetch`; or a function that returns its bytes (Node converts in memory).
+   * @example '/models/mobilenet/mobilenet-v2.onnx'
+   */
+  readonly model: OnnxModelSource;
+  /** Reads the model file. @default the platform `fetch` */
+  readonly fetch?: FetchAsset;
+  /** Turns file bytes into pixels: `decodeImageNode` in Node, `createBrowserImageDecoder()` in browsers. */
+  readonly decoder: ImageDecoder;
+  /** Execution providers and threads. @default onnxruntime's defaults */
+  readonly sessionOptions?: OrtSessionOptions;
+  /**
+   * How non-square images become the square input. `squash` keeps everything in view, which finds the
+   * same scene from another viewpoint best on the fixture photos. Changes the encoder `id`.
+   * @default 'squash'
+   */
+  readonly fit?: ImageFit;
+  /** Images per model call. @default 8 */
+  readonly batchSize?: number;
+  /** Model download progress (`task: 'model'`, `item: 'mobilenet-v2'`, `unit: 'bytes'` of the model file). */
+  readonly onProgress?: ProgressCallback;
+}
+
+/**
+ * Image features from MobileNetV2 (the backbone bundled in `nsfwjs`, converted to ONNX): the 1280-d
+ * pooled layer, L2-normalised. Finds the same photo after crops, flips and re-exposure, and the
+ * same scene from a nearby viewpoint; it has no text tower, so text→image goes through captions.
+ * @example
+ * const image = createMobileNetOrtEncoder({ runtime, model: '/models/mobilenet/mobilenet-v2.onnx', decoder: createBrowserImageDecoder() });
+ * const [v] = await image.embed([{ bytes: jpegBytes, mimeType: 'image/jpeg' }]); // Float32Array(1280)
+ */
+export function createMobileNetOrtEncoder(options: MobileNetOrtEncoderOptions): LoadableImageEmbedder {
+  const fit = options.fit ?? 'squash';
+  const batchSize = options.batchSize ?? 8;
+  if (!Number.isInteger(batchSize) || batchSize < 1) {
+    throw new VmemError('INVALID_INPUT', `batchSize must be a positive integer, got ${batchSize}.`);
+  }
+  const fetchAsset = options.fetch ?? defaultFetch();
+  const queue = createSerialQueue();
+  let disposed = false;
+
+  const loaded = createLazy(async (): Promise<OrtSession> => {
+    options.onProgress?.({ status: 'initiate', task: 'model', item: PROGRESS_ITEM });
+    const bytes = await readModel(options.model, fetchAsset, options.onProgress, PROGRESS_ITEM);
+    const session = await createOrtSession(options.runtime, bytes, options.sessionOptions ?? {}, 'MobileNetV2');
+    options.onProgress?.({ status: 'ready', task: 'model', item: PROGRESS_ITEM });
+    return session;
+  });
+
+  const ensureOpen = (): void => {
+    if (disposed) throw new VmemError('CLOSED', 'This MobileNet image encoder was disposed; create a new one.');
+  };
+
+  return {
+    id: `mobilenet-v2-1280@nsfwjs-4.4.0/${fit}/onnx`,
+    dimension: MOBILENET_DIMENSION,
+    captionOnly: false,
+    async load() {
+      ensureOpen();
+      await loaded.get();
+    },
+    embed(images) {
+      return queue.run(async () => {
+        ensureOpen();
+        if (images.length === 0) return [];
+        // Decode everything first: a bad image fails the call before any model time is spent.
+        const inputs: Float32Array[] = [];
+        for (let index = 0; index < images.length; index++) {
+          const pixels = await decodeOne(options.decoder, images[index]!, index);
+          inputs.push(toModelInput(pixels, MOBILENET_INPUT_SIZE, fit));
+        }
+        const session = await loaded.get();
+        const vectors: Float32Array[] = [];
+        for (let start = 0; start < inputs.length; start += batchSize) {
+          vectors.push(...(await runBatch(options.runtime, session, inputs.slice(start, start + batchSize))));
+        }
+        return vectors;
+      });
+    },
+    dispose() {
+      return queue.run(async () => {
+        disposed = true;
+        const session = loaded.peek();
+        loaded.reset();
+        await session?.release();
+      });
+    },
+  };
+}
+
+async function decodeOne(decoder: ImageDecoder, image: ImagePayload, index: number) {
+  if (image.bytes === undefined || image.bytes.length === 0) {
+    throw new VmemError(
+      'IMAGE_DECODE_FAILED',
+      `Image ${index} has no bytes. This encoder reads pixels; for caption-only images use createCaptionProxyImageEncoder.`,
+    );
+  }
+  try {
+    return await decoder(image.bytes, image.mimeType);
+  } catch (cause) {
+    const reason = isVmemError(cause) ? cause.message : String((cause as Error)?.message ?? cause);
+    throw new VmemError('IMAGE_DECODE_FAILED', `Image ${index} could not be decoded: ${reason}.`, { cause });
+  }
+}
+
+async function runBatch(runtime: OrtRuntime, session: OrtSession, inputs: readonly Float32Array[]): Promise<Float32Array[]> {
+  const pixels = new Float32Array(inputs.length * inputs[0]!.length);
+  inputs.forEach((input, i) => pixels.set(input, i * input.length));
+  const feeds = { [MOBILENET_ONNX.input]: new runtime.Tensor('float32', pixels, [inputs.length, MOBILENET_INPUT_SIZE, MOBILENET_INPUT_SIZE, 3]) };
+  const data = await runForFloats(session, feeds, MOBILENET_ONNX.output);
+  return normalizedRows(data, inputs.length, MOBILENET_DIMENSION);
+}

