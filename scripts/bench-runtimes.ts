@@ -2,8 +2,8 @@
  * `npm run bench:runtimes`: throughput of the embedded encoders on TF.js (the current path) and on
  * ONNX Runtime, on the same inputs, in one run, at batch sizes 1, 8 and 32.
  *   - Node: TF.js WASM (as `vmem/node` runs it) against onnxruntime-node and onnxruntime-web's WASM
- *     backend, one thread each;
- *   - browser (headless Chromium): TF.js WASM against onnxruntime-web WASM in one page.
+ *     backend, one thread each, with USE-Lite in fp32 and in int8 (MobileNetV2 is fp32 throughout);
+ *   - browser (headless Chromium): TF.js WASM against onnxruntime-web WASM in one page, likewise.
  * The runtimes take turns (A B A B …, the first one rotating) so a machine shared with other work
  * slows them alike; each cell is the median of the repeats, and each ratio the median of the
  * per-repeat ratios. In Node photos are decoded once up front (the pure-JS decoder is the same on
@@ -20,6 +20,7 @@ import { createMobileNetOrtEncoder } from '../src/encoders/mobilenet-ort.js';
 import { nodeMobileNetOnnx, nodeTfjsWasmDir, nodeUseLiteModelPath, nodeUseLiteOnnx, nodeUseLiteVocabPath, readFileAsFetch } from '../src/encoders/node-assets.js';
 import { decodeImageNode } from '../src/encoders/node-decoder.js';
 import { benchTexts } from '../src/encoders/testing/bench-texts.js';
+import type { ModelPrecision } from '../src/encoders/onnx/embedded-models.js';
 import type { ImageDecoder, ImageEmbedder, RgbaImage, TextEmbedder } from '../src/encoders/types.js';
 import { createUseLiteTextEncoder } from '../src/encoders/use-lite.js';
 import { createUseLiteOrtEncoder } from '../src/encoders/use-lite-ort.js';
@@ -125,23 +126,25 @@ async function nodeRows(): Promise<Row[]> {
   ortWeb.env.wasm.numThreads = 1;
   const decoder = decodedOnce();
   const tfjsOptions = { wasmPaths: nodeTfjsWasmDir() };
-  const ortArm = (name: string, runtime: typeof ortNode | typeof ortWeb, sessionOptions: object) =>
+  const ortArm = (name: string, runtime: typeof ortNode | typeof ortWeb, sessionOptions: object, precision: ModelPrecision) =>
     nodeArm(
       name,
-      createUseLiteOrtEncoder({ runtime, model: nodeUseLiteOnnx, vocabUrl: nodeUseLiteVocabPath(), fetch: readFileAsFetch, sessionOptions }),
+      createUseLiteOrtEncoder({ runtime, model: () => nodeUseLiteOnnx(precision), vocabUrl: nodeUseLiteVocabPath(), fetch: readFileAsFetch, sessionOptions }),
       createMobileNetOrtEncoder({ runtime, model: nodeMobileNetOnnx, decoder, sessionOptions }),
     );
   const arms = [
     nodeArm('TF.js WASM', createUseLiteTextEncoder({ modelUrl: nodeUseLiteModelPath(), fetch: readFileAsFetch, ...tfjsOptions }), createMobileNetImageEncoder({ decoder, ...tfjsOptions })),
-    ortArm('onnxruntime-node (CPU, 1 thread)', ortNode, { intraOpNumThreads: 1 }),
-    ortArm('onnxruntime-web (WASM, 1 thread)', ortWeb, {}),
+    ortArm('onnxruntime-node (CPU, 1 thread)', ortNode, { intraOpNumThreads: 1 }, 'fp32'),
+    ortArm('onnxruntime-web (WASM, 1 thread)', ortWeb, {}, 'fp32'),
+    ortArm('onnxruntime-node, USE-Lite int8', ortNode, { intraOpNumThreads: 1 }, 'int8'),
+    ortArm('onnxruntime-web, USE-Lite int8', ortWeb, {}, 'int8'),
   ];
+  // The int8 arms differ in USE-Lite only (MobileNetV2 is fp32 in both), so they time texts only.
+  const imageArms = arms.slice(0, 3);
   // Warm-up: loads every model and decodes every photo once.
-  for (const arm of arms) {
-    await arm.timeTexts(32);
-    await arm.timePhotos(32);
-  }
-  return [...(await compare(arms, 'USE-Lite')), ...(await compare(arms, 'MobileNetV2'))];
+  for (const arm of arms) await arm.timeTexts(32);
+  for (const arm of imageArms) await arm.timePhotos(32);
+  return [...(await compare(arms, 'USE-Lite')), ...(await compare(imageArms, 'MobileNetV2'))];
 }
 
 let browserVersion = '';
@@ -169,8 +172,8 @@ async function browserRows(): Promise<Row[]> {
       return result;
     };
     const threads = `${browserThreads} thread${browserThreads === 1 ? '' : 's'}`;
-    const arms = [await arm('tfjs', `TF.js WASM (${threads})`), await arm('ort-wasm', `onnxruntime-web WASM (${threads})`)];
-    return [...(await compare(arms, 'USE-Lite')), ...(await compare(arms, 'MobileNetV2'))];
+    const arms = [await arm('tfjs', `TF.js WASM (${threads})`), await arm('ort-wasm', `onnxruntime-web WASM (${threads})`), await arm('ort-wasm-int8', `onnxruntime-web WASM, USE-Lite int8 (${threads})`)];
+    return [...(await compare(arms, 'USE-Lite')), ...(await compare(arms.slice(0, 2), 'MobileNetV2'))];
   } finally {
     await browser.close();
     host.dispose();

@@ -49,7 +49,8 @@ export async function buildRuntimePage(): Promise<RuntimePageHost> {
     },
   });
   const generated = new Map<string, Uint8Array>([
-    ['/models/use-lite.onnx', await nodeUseLiteOnnx()],
+    ['/models/use-lite.onnx', await nodeUseLiteOnnx('fp32')],
+    ['/models/use-lite-int8.onnx', await nodeUseLiteOnnx('int8')],
     ['/models/mobilenet-v2.onnx', await nodeMobileNetOnnx()],
   ]);
   // Node's pixels of each photo, for comparisons that must not depend on the JPEG decoder.

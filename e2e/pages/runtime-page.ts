@@ -14,7 +14,7 @@ import { createUseLiteOrtEncoder } from '../../src/encoders/use-lite-ort.js';
 import { patchThreadedFactorySource } from '../../src/worker/tfjs-threads.js';
 
 /** Which runtime, and for onnxruntime-web which execution provider. */
-export type PageRuntime = 'tfjs' | 'ort-wasm' | 'ort-webgpu';
+export type PageRuntime = 'tfjs' | 'ort-wasm' | 'ort-wasm-int8' | 'ort-webgpu';
 
 export interface RuntimePage {
   /** Loads both encoders on `runtime`; resolves with the milliseconds it took. */
@@ -90,7 +90,7 @@ function create(runtime: PageRuntime): { text: Loadable<TextEmbedder>; image: Lo
   // One model download and session for both decoders would need a shared session; two sessions are simpler for a test page.
   const image = (decoder: ImageDecoder) => createMobileNetOrtEncoder({ runtime: ort, model: '/models/mobilenet-v2.onnx', decoder, sessionOptions });
   return {
-    text: createUseLiteOrtEncoder({ runtime: ort, model: '/models/use-lite.onnx', vocabUrl: '/models/use-lite/vocab.json', sessionOptions }),
+    text: createUseLiteOrtEncoder({ runtime: ort, model: runtime === 'ort-wasm-int8' ? '/models/use-lite-int8.onnx' : '/models/use-lite.onnx', vocabUrl: '/models/use-lite/vocab.json', sessionOptions }),
     image: image(createBrowserImageDecoder()),
     nodePixels: image(nodeDecoded),
   };

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AssetResponse, FetchAsset } from './assets.js';
 import { mobileNetToOnnx, readNsfwjsMobileNet, readTfjsModel, useLiteToOnnx } from './onnx/embedded-models.js';
+import type { ModelPrecision } from './onnx/embedded-models.js';
 
 /** Node-only: where the embedded models' files are on disk, and a `fetch` that reads them. */
 
@@ -53,8 +54,8 @@ export function nodeUseLiteVocabPath(): string {
 }
 
 /** USE-Lite as ONNX, converted in memory from the TF.js files in node_modules (about 0.2 s). */
-export async function nodeUseLiteOnnx(): Promise<Uint8Array> {
-  return useLiteToOnnx(await readTfjsModel(readFileAsFetch, nodeUseLiteModelPath(), 'USE-Lite'));
+export async function nodeUseLiteOnnx(precision: ModelPrecision = 'fp32'): Promise<Uint8Array> {
+  return useLiteToOnnx(await readTfjsModel(readFileAsFetch, nodeUseLiteModelPath(), 'USE-Lite'), precision);
 }
 
 /** MobileNetV2 as ONNX, converted in memory from the weights nsfwjs bundles (about 0.1 s). */

@@ -10,6 +10,7 @@ import type { FetchAsset } from '../assets.js';
 import { convertKerasLayers } from './keras-layers.js';
 import type { KerasLayer } from './keras-layers.js';
 import { encodeOnnxModel } from './proto.js';
+import { quantizeMatMuls } from './quantize.js';
 import { convertTfGraph } from './tf-graph.js';
 import type { TfNode } from './tf-graph.js';
 import { decodeTfjsWeights } from './tfjs-weights.js';
@@ -20,6 +21,12 @@ import type { TfjsWeightSpec } from './tfjs-weights.js';
  * change the numbers a converted model computes.
  */
 export const CONVERTER_VERSION = 'vmem-onnx-1';
+
+/**
+ * `fp32` keeps TF.js's numbers; `int8` runs the large matrix products in int8 (weights per column,
+ * activations per row).
+ */
+export type ModelPrecision = 'int8' | 'fp32';
 
 /** Input and output names of the converted models. */
 export const USE_LITE_ONNX = { indices: 'indices', values: 'values', output: 'embedding' } as const;
@@ -38,12 +45,13 @@ export interface TfjsModelSource {
 }
 
 /** USE-Lite's TF.js graph as an ONNX model: `indices` [n, 2] and `values` [n] (int32 sparse token ids) → `embedding` [rows, 512]. */
-export function useLiteToOnnx(source: TfjsModelSource): Uint8Array {
+export function useLiteToOnnx(source: TfjsModelSource, precision: ModelPrecision = 'fp32'): Uint8Array {
   const what = 'USE-Lite';
   const nodes = (source.modelJson.modelTopology as { node?: readonly TfNode[] } | undefined)?.node;
   if (!Array.isArray(nodes)) throw new VmemError('MODEL_LOAD_FAILED', `${what}'s model.json has no graph nodes: it is not a TF.js graph model.`);
   const weights = decodeTfjsWeights(specsOf(source, what), source.weights, what);
-  return encodeOnnxModel(convertTfGraph({ nodes, weights, outputName: USE_LITE_ONNX.output, graphName: what }), CONVERTER_VERSION);
+  const graph = convertTfGraph({ nodes, weights, outputName: USE_LITE_ONNX.output, graphName: what });
+  return encodeOnnxModel(precision === 'int8' ? quantizeMatMuls(graph) : graph, CONVERTER_VERSION);
 }
 
 /** MobileNetV2's layers up to `flatten_1` as an ONNX model: `pixels` [n, 224, 224, 3] in [0, 1] → `features` [n, 1280]. */
