@@ -14,7 +14,7 @@ export async function loadBenchTextEncoder(args: BenchArgs): Promise<LoadedTextE
     const encoder = await createHubTextEncoder(args.hubUrl !== undefined ? { remoteHost: args.hubUrl } : {});
     return { encoder, dispose: () => encoder.dispose?.() ?? Promise.resolve() };
   }
-  const { text } = createNodeEmbeddedEncoders({ image: 'none', textWorkers: args.textWorkers });
+  const { text } = createNodeEmbeddedEncoders({ image: 'none', textThreads: args.textWorkers });
   await text.load();
   return { encoder: text, dispose: () => text.dispose?.() ?? Promise.resolve() };
 }

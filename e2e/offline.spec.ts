@@ -38,7 +38,15 @@ test('offline after the first visit: reload, then text and image retrieval work'
   const manifest = await page.evaluate(() => fetch('precache.json').then((r) => r.json() as Promise<{ urls: string[]; aliases: Record<string, string> }>));
   // The model files are the worker's, emitted by Vite under hashed names.
   expect(manifest.urls).toContain('index.html');
-  expect(manifest.urls).toEqual(expect.arrayContaining([expect.stringMatching(/^assets\/model-[\w-]+\.json$/), expect.stringMatching(/^assets\/tfjs-backend-wasm-simd-[\w-]+\.wasm$/)]));
+  expect(manifest.urls).toEqual(
+    expect.arrayContaining([
+      expect.stringMatching(/^assets\/use-lite-int8-[\w-]+\.onnx$/),
+      expect.stringMatching(/^assets\/vocab-[\w-]+\.json$/),
+      expect.stringMatching(/^assets\/mobilenet-v2-[\w-]+\.onnx$/),
+      // onnxruntime-web's WASM-only build, which the embedded encoders start on.
+      expect.stringMatching(/^assets\/ort-wasm-simd-threaded-[\w-]+\.wasm$/),
+    ]),
+  );
   await loadSample(page);
 
   await context.setOffline(true);
@@ -58,7 +66,7 @@ test('the drop-in example loads offline too: its script and worker are cached, i
   const manifest = await page.evaluate(() => fetch('precache.json').then((r) => r.json() as Promise<{ urls: string[]; aliases: Record<string, string> }>));
   expect(manifest.urls).toEqual(expect.arrayContaining(['dropin-example.html', 'dropin/vmem.js', 'dropin/encoder.worker.js']));
   // Byte-identical model files are stored once, under the app's name.
-  expect(Object.keys(manifest.aliases)).toEqual(expect.arrayContaining(['dropin/models/model.json', 'dropin/models/tfjs-backend-wasm-simd.wasm']));
+  expect(Object.keys(manifest.aliases)).toEqual(expect.arrayContaining(['dropin/models/use-lite-int8.onnx', 'dropin/models/mobilenet-v2.onnx']));
 
   await context.setOffline(true);
   await page.goto(`${BASE}dropin-example.html`);

@@ -62,12 +62,12 @@ async function checkRuntime(page: Page, runtime: PageRuntime, texts: readonly st
   expect(image).toBeGreaterThanOrEqual(EQUIVALENT);
 }
 
-test('onnxruntime-web on WASM matches TF.js on 200 benchmark texts and every fixture photo', async ({ page }) => {
-  await checkRuntime(page, 'ort-wasm', TEXTS, PHOTOS);
+test('onnxruntime-web on WASM matches TF.js on 200 benchmark texts and every fixture photo (fp32)', async ({ page }) => {
+  await checkRuntime(page, 'wasm-fp32', TEXTS, PHOTOS);
 });
 
-test('onnxruntime-web on WebGPU (SwiftShader) matches TF.js', async ({ page }) => {
+test('onnxruntime-web on WebGPU (SwiftShader) matches TF.js (fp32)', async ({ page }) => {
   const adapter = await page.evaluate(async () => (await navigator.gpu?.requestAdapter()) !== null);
   expect(adapter, 'Chromium offered no WebGPU adapter').toBe(true);
-  await checkRuntime(page, 'ort-webgpu', WEBGPU_TEXTS, WEBGPU_PHOTOS);
+  await checkRuntime(page, 'webgpu-fp32', WEBGPU_TEXTS, WEBGPU_PHOTOS);
 });

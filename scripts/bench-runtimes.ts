@@ -1,14 +1,14 @@
 /**
- * `npm run bench:runtimes`: throughput of the embedded encoders on TF.js (the current path) and on
- * ONNX Runtime, on the same inputs, in one run, at batch sizes 1, 8 and 32.
- *   - Node: TF.js WASM (as `vmem/node` runs it) against onnxruntime-node and onnxruntime-web's WASM
- *     backend, one thread each, with USE-Lite in fp32 and in int8 (MobileNetV2 is fp32 throughout);
- *   - browser (headless Chromium): TF.js WASM against onnxruntime-web WASM in one page, likewise.
- * The runtimes take turns (A B A B …, the first one rotating) so a machine shared with other work
- * slows them alike; each cell is the median of the repeats, and each ratio the median of the
- * per-repeat ratios. In Node photos are decoded once up front (the pure-JS decoder is the same on
- * every runtime and would dominate), so the image figures are resize + model; in the browser each
- * call decodes, as the app does (createImageBitmap, native).
+ * `npm run bench:runtimes`: throughput of the embedded encoders on ONNX Runtime, on the same inputs,
+ * in one run, at batch sizes 1, 8 and 32, with USE-Lite in fp32 and int8:
+ *   - Node: onnxruntime-node (as `vmem/node` runs it) and onnxruntime-web's WASM backend, one thread each;
+ *   - browser (headless Chromium): onnxruntime-web WASM in one page.
+ * The arms take turns (A B A B …, the first one rotating) so a machine shared with other work slows
+ * them alike; each cell is the median of the repeats, and each ratio the median of the per-repeat
+ * ratios to the group's first arm. In Node photos are decoded once up front (the pure-JS decoder
+ * would dominate), so the image figures are resize + model; in the browser each call decodes, as
+ * the app does (createImageBitmap, native). The comparison with the former TF.js path was made with
+ * this script at commit bf3fbe4 (see docs/architecture.md, "Inference runtime").
  * Options: --repeats N (default 5), --only node|browser, --threads N (browser WASM threads, default 1).
  */
 import * as ortNode from 'onnxruntime-node';
@@ -16,14 +16,13 @@ import * as ortWeb from 'onnxruntime-web';
 import { cpus } from 'node:os';
 import { chromium } from 'playwright-core';
 import { createMobileNetImageEncoder } from '../src/encoders/mobilenet.js';
-import { createMobileNetOrtEncoder } from '../src/encoders/mobilenet-ort.js';
-import { nodeMobileNetOnnx, nodeTfjsWasmDir, nodeUseLiteModelPath, nodeUseLiteOnnx, nodeUseLiteVocabPath, readFileAsFetch } from '../src/encoders/node-assets.js';
+import { nodeMobileNetOnnx, nodeUseLiteOnnx, nodeUseLiteVocabPath, readFileAsFetch } from '../src/encoders/node-assets.js';
 import { decodeImageNode } from '../src/encoders/node-decoder.js';
-import { benchTexts } from '../src/encoders/testing/bench-texts.js';
 import type { ModelPrecision } from '../src/encoders/onnx/embedded-models.js';
-import type { ImageDecoder, ImageEmbedder, RgbaImage, TextEmbedder } from '../src/encoders/types.js';
+import type { OrtRuntime } from '../src/encoders/ort-runtime.js';
+import { benchTexts } from '../src/encoders/testing/bench-texts.js';
+import type { ImageDecoder, RgbaImage } from '../src/encoders/types.js';
 import { createUseLiteTextEncoder } from '../src/encoders/use-lite.js';
-import { createUseLiteOrtEncoder } from '../src/encoders/use-lite-ort.js';
 import { fixturePhotoNames, readFixturePhoto } from '../src/testing/shared-data.js';
 import { buildRuntimePage, RUNTIME_PAGE_ORIGIN } from '../e2e/pages/runtime-page-host.js';
 import type { PageRuntime } from '../e2e/pages/runtime-page.js';
@@ -55,7 +54,7 @@ interface Row {
   readonly batch: number;
   readonly runtime: string;
   readonly perSecond: number;
-  /** Median of per-repeat ratios to the first arm (TF.js). */
+  /** Median of per-repeat ratios to the group's first arm. */
   readonly ratio: number;
 }
 
@@ -99,16 +98,6 @@ async function inCalls<T>(items: readonly T[], batchSize: number, embed: (batch:
   });
 }
 
-function nodeArm(name: string, text: TextEmbedder, image: ImageEmbedder): Arm {
-  const photos = PHOTOS.map((photo) => ({ bytes: readFixturePhoto(photo), mimeType: 'image/jpeg' }));
-  return {
-    name,
-    platform: 'Node',
-    timeTexts: (batch) => inCalls(TEXTS, batch, (texts) => text.embed(texts)),
-    timePhotos: (batch) => inCalls(photos, batch, (images) => image.embed(images)),
-  };
-}
-
 /** Decodes each photo once, then answers from memory: the decoder is not what is compared. */
 function decodedOnce(): ImageDecoder {
   const decoded = new Map<Uint8Array, RgbaImage>();
@@ -124,27 +113,28 @@ function decodedOnce(): ImageDecoder {
 
 async function nodeRows(): Promise<Row[]> {
   ortWeb.env.wasm.numThreads = 1;
+  const photos = PHOTOS.map((photo) => ({ bytes: readFixturePhoto(photo), mimeType: 'image/jpeg' }));
   const decoder = decodedOnce();
-  const tfjsOptions = { wasmPaths: nodeTfjsWasmDir() };
-  const ortArm = (name: string, runtime: typeof ortNode | typeof ortWeb, sessionOptions: object, precision: ModelPrecision) =>
-    nodeArm(
-      name,
-      createUseLiteOrtEncoder({ runtime, model: () => nodeUseLiteOnnx(precision), vocabUrl: nodeUseLiteVocabPath(), fetch: readFileAsFetch, sessionOptions }),
-      createMobileNetOrtEncoder({ runtime, model: nodeMobileNetOnnx, decoder, sessionOptions }),
-    );
-  const arms = [
-    nodeArm('TF.js WASM', createUseLiteTextEncoder({ modelUrl: nodeUseLiteModelPath(), fetch: readFileAsFetch, ...tfjsOptions }), createMobileNetImageEncoder({ decoder, ...tfjsOptions })),
-    ortArm('onnxruntime-node (CPU, 1 thread)', ortNode, { intraOpNumThreads: 1 }, 'fp32'),
-    ortArm('onnxruntime-web (WASM, 1 thread)', ortWeb, {}, 'fp32'),
-    ortArm('onnxruntime-node, USE-Lite int8', ortNode, { intraOpNumThreads: 1 }, 'int8'),
-    ortArm('onnxruntime-web, USE-Lite int8', ortWeb, {}, 'int8'),
+  const sessionOptions = { intraOpNumThreads: 1 };
+  const textArm = (name: string, runtime: OrtRuntime, precision: ModelPrecision): Arm => {
+    const text = createUseLiteTextEncoder({ runtime, model: () => nodeUseLiteOnnx(precision), precision, vocabUrl: nodeUseLiteVocabPath(), fetch: readFileAsFetch, sessionOptions });
+    return { name, platform: 'Node', timeTexts: (batch) => inCalls(TEXTS, batch, (texts) => text.embed(texts)), timePhotos: () => Promise.reject(new Error('text only')) };
+  };
+  const imageArm = (name: string, runtime: OrtRuntime): Arm => {
+    const image = createMobileNetImageEncoder({ runtime, model: nodeMobileNetOnnx, decoder, sessionOptions });
+    return { name, platform: 'Node', timeTexts: () => Promise.reject(new Error('images only')), timePhotos: (batch) => inCalls(photos, batch, (images) => image.embed(images)) };
+  };
+  const textArms = [
+    textArm('onnxruntime-node, fp32', ortNode, 'fp32'),
+    textArm('onnxruntime-node, int8', ortNode, 'int8'),
+    textArm('onnxruntime-web WASM, fp32', ortWeb, 'fp32'),
+    textArm('onnxruntime-web WASM, int8', ortWeb, 'int8'),
   ];
-  // The int8 arms differ in USE-Lite only (MobileNetV2 is fp32 in both), so they time texts only.
-  const imageArms = arms.slice(0, 3);
+  const imageArms = [imageArm('onnxruntime-node', ortNode), imageArm('onnxruntime-web WASM', ortWeb)];
   // Warm-up: loads every model and decodes every photo once.
-  for (const arm of arms) await arm.timeTexts(32);
+  for (const arm of textArms) await arm.timeTexts(32);
   for (const arm of imageArms) await arm.timePhotos(32);
-  return [...(await compare(arms, 'USE-Lite')), ...(await compare(imageArms, 'MobileNetV2'))];
+  return [...(await compare(textArms, 'USE-Lite')), ...(await compare(imageArms, 'MobileNetV2'))];
 }
 
 let browserVersion = '';
@@ -172,8 +162,9 @@ async function browserRows(): Promise<Row[]> {
       return result;
     };
     const threads = `${browserThreads} thread${browserThreads === 1 ? '' : 's'}`;
-    const arms = [await arm('tfjs', `TF.js WASM (${threads})`), await arm('ort-wasm', `onnxruntime-web WASM (${threads})`), await arm('ort-wasm-int8', `onnxruntime-web WASM, USE-Lite int8 (${threads})`)];
-    return [...(await compare(arms, 'USE-Lite')), ...(await compare(arms.slice(0, 2), 'MobileNetV2'))];
+    const arms = [await arm('wasm-fp32', `onnxruntime-web WASM, fp32 (${threads})`), await arm('wasm-int8', `onnxruntime-web WASM, int8 (${threads})`)];
+    // MobileNetV2 is fp32 in both arms: one is enough.
+    return [...(await compare(arms, 'USE-Lite')), ...(await compare(arms.slice(0, 1), 'MobileNetV2'))];
   } finally {
     await browser.close();
     host.dispose();
@@ -183,5 +174,5 @@ async function browserRows(): Promise<Row[]> {
 const rows = [...(only === 'browser' ? [] : await nodeRows()), ...(only === 'node' ? [] : await browserRows())];
 const chromiumVersion = browserVersion === '' ? '' : `, headless Chromium ${browserVersion}`;
 console.log(`\nvmem inference runtimes — ${cpus().length} cores, Node ${process.version}${chromiumVersion}, median of ${repeats} paired repeats; ${TEXTS.length} texts, ${PHOTOS.length} photos\n`);
-console.log('| platform | encoder | batch | runtime | items/s | × TF.js |\n| --- | --- | --- | --- | --- | --- |');
+console.log('| platform | encoder | batch | runtime | items/s | × first of group |\n| --- | --- | --- | --- | --- | --- |');
 for (const row of rows) console.log(`| ${row.platform} | ${row.encoder} | ${row.batch} | ${row.runtime} | ${row.perSecond.toFixed(1)} | ${row.ratio.toFixed(2)} |`);

@@ -10,7 +10,7 @@
  */
 import { resolve } from 'node:path';
 import { build, type InlineConfig } from 'vite';
-import { APP_OUT_DIR, smallPthreadPool, VMEM_ENTRY_ALIASES } from '../vite.config.js';
+import { APP_OUT_DIR, VMEM_ENTRY_ALIASES } from '../vite.config.js';
 import { copyAssets } from './copy-assets.js';
 import { writePrecache } from './precache.js';
 import { buildWorkerRuntime } from './worker-runtime.js';

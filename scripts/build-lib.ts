@@ -2,12 +2,15 @@
  * `npm run build:lib`: the published package in `dist/`.
  *   1. `tsc -p tsconfig.build.json`: every entry (`vmem`, `vmem/browser`, `vmem/node`, `vmem/hub`)
  *      with its declarations; the worker's own modules are left to step 2;
- *   2. the encoder worker bundled with its chunks and model files into `dist/worker/`
- *      (see worker-runtime.ts), where `dist/worker/bundled-worker.js` expects it.
+ *   2. the embedded models converted to ONNX (`convert-models.ts`), then the encoder worker bundled
+ *      with them into `dist/worker/` (see worker-runtime.ts), where `dist/worker/bundled-worker.js`
+ *      expects it.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { MODEL_FILES } from '../src/encoders/onnx/embedded-models.js';
+import { convertModels } from './convert-models.js';
 import { buildWorkerRuntime, WORKER_ENTRY } from './worker-runtime.js';
 
 const root = resolve(import.meta.dirname, '..');
@@ -17,10 +20,20 @@ const started = performance.now();
 rmSync(dist, { recursive: true, force: true });
 const tsc = spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
 if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+await convertModels();
 await buildWorkerRuntime(resolve(dist, 'worker'));
 
 // The files the browser entry reaches at run time; a missing one would only show in a user's app.
-const needed = ['browser.js', 'browser.d.ts', 'worker/bundled-worker.js', `worker/${WORKER_ENTRY}`, 'worker/models/model.json', 'worker/models/tfjs-backend-wasm-simd.wasm'];
+const needed = [
+  'browser.js',
+  'browser.d.ts',
+  'worker/bundled-worker.js',
+  `worker/${WORKER_ENTRY}`,
+  `worker/models/${MODEL_FILES.useLite.int8}`,
+  'worker/models/vocab.json',
+  `worker/models/${MODEL_FILES.mobileNet}`,
+  'worker/models/ort-wasm-simd-threaded.wasm',
+];
 const missing = needed.filter((file) => !existsSync(resolve(dist, file)));
 if (missing.length > 0) {
   console.error(`build-lib: dist/ lacks ${missing.join(', ')}`);

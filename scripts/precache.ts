@@ -25,8 +25,10 @@ export interface PrecacheManifest {
 const EXCLUDED = [
   /^bench\.html$/,
   /^assets\/bench-/,
-  // Only the hub encoders use onnxruntime-web; the service worker caches it on first use instead.
-  /(^|\/)ort-wasm/,
+  // onnxruntime-web's full build (WebGPU, and the hub encoders), the app's and the drop-in's: the
+  // service worker caches it on first use instead. The WASM-only build the embedded encoders start on
+  // is precached.
+  /(^|\/)ort-wasm-simd-threaded\.jsep/,
   /^assets\/hub-/,
   /^precache\.json$/,
   /^sw\.js$/,

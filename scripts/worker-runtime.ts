@@ -1,13 +1,13 @@
 /**
- * The encoder worker as it ships: `encoder.worker.js` and the model files (`models/`), bundled once so that the worker has no bare imports, no Vite-only
- * imports (`?raw`) and no files outside its folder. The package ships it as `dist/worker/`; the
+ * The encoder worker as it ships: `encoder.worker.js` and the model files (`models/`), bundled once
+ * so that the worker has no bare imports and no files outside its folder. The package ships it as `dist/worker/`; the
  * drop-in ships the same folder. Every model file stays named by `new URL('models/…',
  * import.meta.url)`, so an app's bundler can copy and rename it again, or the folder can be served
  * as it is (`baseUrl`).
  */
-import { extname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { build, type InlineConfig } from 'vite';
-import { smallPthreadPool, VMEM_ENTRY_ALIASES } from '../vite.config.js';
+import { VMEM_ENTRY_ALIASES } from '../vite.config.js';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -22,9 +22,8 @@ function runtimeConfig(outDir: string): InlineConfig {
     logLevel: 'warn',
     // Relative URLs: the folder works wherever it is served from.
     base: './',
-    plugins: [smallPthreadPool()],
     resolve: { alias: VMEM_ENTRY_ALIASES },
-    worker: { format: 'es', plugins: () => [smallPthreadPool()] },
+    worker: { format: 'es' },
     build: {
       outDir,
       emptyOutDir: false,
@@ -41,12 +40,10 @@ function runtimeConfig(outDir: string): InlineConfig {
           format: 'es',
           entryFileNames: WORKER_ENTRY,
           // One module, no chunks: a chunk that imports the entry back would, under a dev server
-          // that adds version queries (Vite), load a second copy of TF.js next to the worker's.
+          // that adds version queries (Vite), load a second copy of onnxruntime-web next to the worker's.
           // Default Vite apps (worker format 'iife') inline them anyway.
           codeSplitting: false,
-          // USE-Lite's shards have no extension; a dev server (Vite's) would take such a file for a
-          // module and try to compile it. model.json's names for them are mapped in the worker.
-          assetFileNames: (asset) => (extname(asset.names[0] ?? '') === '' ? 'models/[name].bin' : 'models/[name][extname]'),
+          assetFileNames: 'models/[name][extname]',
         },
       },
     },

@@ -19,6 +19,7 @@ export {
   createEmbeddedEncoders,
   USE_LITE_DIMENSION,
   MOBILENET_DIMENSION,
+  MODEL_FILES,
 } from './encoders/index.js';
 export { clipToRounds } from './video/clip.js';
 export { formatClock } from './video/rounds.js';
@@ -113,6 +114,10 @@ export type {
   LoadableImageEmbedder,
   LoadableTextEmbedder,
   MobileNetImageEncoderOptions,
+  ModelPrecision,
+  OnnxModelSource,
+  OrtRuntime,
+  OrtSessionOptions,
   UseLiteTextEncoderOptions,
   WasmPaths,
 } from './encoders/index.js';

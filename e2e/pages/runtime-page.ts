@@ -1,20 +1,18 @@
 /**
  * The page `e2e/runtime-equivalence.spec.ts` and `scripts/bench-runtimes.ts` drive: the embedded
- * encoders on onnxruntime-web (WASM or WebGPU) and on TF.js WASM, side by side in one page, fed the
- * same texts and photos. Exposed on `window.runtimePage`; the files it reads are routed by the
- * caller (see `runtime-page-host.ts`). `?threads=N` sets the WASM threads of both runtimes.
+ * encoders on onnxruntime-web, on WASM (USE-Lite fp32 or int8) or WebGPU (fp32), fed the same texts
+ * and photos. Exposed on `window.runtimePage`; the files it reads are routed by the caller (see
+ * `runtime-page-host.ts`). `?threads=N` sets the WASM threads.
  */
-import { env as tfjsEnv } from '@tensorflow/tfjs-core';
 import { createBrowserImageDecoder } from '../../src/encoders/browser-decoder.js';
 import { createMobileNetImageEncoder } from '../../src/encoders/mobilenet.js';
-import { createMobileNetOrtEncoder } from '../../src/encoders/mobilenet-ort.js';
-import type { ImageDecoder, ImageEmbedder, TextEmbedder } from '../../src/encoders/types.js';
+import type { LoadableImageEmbedder } from '../../src/encoders/mobilenet.js';
+import type { ImageDecoder } from '../../src/encoders/types.js';
 import { createUseLiteTextEncoder } from '../../src/encoders/use-lite.js';
-import { createUseLiteOrtEncoder } from '../../src/encoders/use-lite-ort.js';
-import { patchThreadedFactorySource } from '../../src/worker/tfjs-threads.js';
+import type { LoadableTextEmbedder } from '../../src/encoders/use-lite.js';
 
-/** Which runtime, and for onnxruntime-web which execution provider. */
-export type PageRuntime = 'tfjs' | 'ort-wasm' | 'ort-wasm-int8' | 'ort-webgpu';
+/** Execution provider and USE-Lite precision. */
+export type PageRuntime = 'wasm-fp32' | 'wasm-int8' | 'webgpu-fp32';
 
 export interface RuntimePage {
   /** Loads both encoders on `runtime`; resolves with the milliseconds it took. */
@@ -43,10 +41,8 @@ const threads = Number(new URLSearchParams(location.search).get('threads') ?? 1)
 const ort = await import('onnxruntime-web');
 ort.env.wasm.numThreads = threads;
 ort.env.wasm.wasmPaths = '/ort/';
-if (threads === 1) tfjsEnv().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
-else patchThreadedFactorySource();
 
-const loaded = new Map<PageRuntime, { text: TextEmbedder; image: ImageEmbedder; nodePixels: ImageEmbedder }>();
+const loaded = new Map<PageRuntime, { text: LoadableTextEmbedder; image: LoadableImageEmbedder; nodePixels: LoadableImageEmbedder }>();
 const photos = new Map<string, Uint8Array>();
 
 function encoders(runtime: PageRuntime) {
@@ -74,23 +70,12 @@ const nodeDecoded: ImageDecoder = async (bytes) => {
   return { width: size.getUint32(0, true), height: size.getUint32(4, true), data: raw.subarray(8) };
 };
 
-type Loadable<T> = T & { load(): Promise<void> };
-
-function create(runtime: PageRuntime): { text: Loadable<TextEmbedder>; image: Loadable<ImageEmbedder>; nodePixels: Loadable<ImageEmbedder> } {
-  if (runtime === 'tfjs') {
-    const wasmPaths = '/tfjs-wasm/';
-    const image = (decoder: ImageDecoder) => createMobileNetImageEncoder({ decoder, wasmPaths, threads });
-    return {
-      text: createUseLiteTextEncoder({ modelUrl: '/models/use-lite/model.json', wasmPaths, threads }),
-      image: image(createBrowserImageDecoder()),
-      nodePixels: image(nodeDecoded),
-    };
-  }
-  const sessionOptions = { executionProviders: [runtime === 'ort-webgpu' ? 'webgpu' : 'wasm'] };
-  // One model download and session for both decoders would need a shared session; two sessions are simpler for a test page.
-  const image = (decoder: ImageDecoder) => createMobileNetOrtEncoder({ runtime: ort, model: '/models/mobilenet-v2.onnx', decoder, sessionOptions });
+function create(runtime: PageRuntime) {
+  const [provider, precision] = runtime.split('-') as ['wasm' | 'webgpu', 'fp32' | 'int8'];
+  const sessionOptions = { executionProviders: [provider] };
+  const image = (decoder: ImageDecoder) => createMobileNetImageEncoder({ runtime: ort, model: '/models/mobilenet-v2.onnx', decoder, sessionOptions });
   return {
-    text: createUseLiteOrtEncoder({ runtime: ort, model: runtime === 'ort-wasm-int8' ? '/models/use-lite-int8.onnx' : '/models/use-lite.onnx', vocabUrl: '/models/use-lite/vocab.json', sessionOptions }),
+    text: createUseLiteTextEncoder({ runtime: ort, model: `/models/use-lite-${precision}.onnx`, precision, vocabUrl: '/models/use-lite/vocab.json', sessionOptions }),
     image: image(createBrowserImageDecoder()),
     nodePixels: image(nodeDecoded),
   };
@@ -110,9 +95,7 @@ window.runtimePage = {
   load: (runtime) =>
     timed(async () => {
       const created = create(runtime);
-      await created.text.load();
-      await created.image.load();
-      await created.nodePixels.load();
+      await Promise.all([created.text.load(), created.image.load(), created.nodePixels.load()]);
       loaded.set(runtime, created);
     }),
   embedTexts: async (runtime, texts) => (await encoders(runtime).text.embed(texts)).map((vector) => Array.from(vector)),

@@ -41,10 +41,8 @@ export interface CenterNetDetectorOptions {
   readonly modelUrl: string;
   /** Reads model files. @default the platform `fetch` */
   readonly fetch?: FetchAsset;
-  /** Where the TF.js WASM binaries are (shared with the embedded encoders; the first caller's paths win). */
+  /** Where the TF.js WASM binaries are (the first caller's paths win; TF.js runs only this model). */
   readonly wasmPaths: WasmPaths;
-  /** WASM threads (cross-origin-isolated pages only). @default TF.js's choice */
-  readonly threads?: number;
   /** Least confidence a detection needs, 0–1. Changes the detector id. @default 0.45 */
   readonly minScore?: number;
   /** Model loading progress (`task: 'model'`, `item: 'centernet-mbv3'`, `unit: 'files'`). */
@@ -73,7 +71,7 @@ export function createCenterNetDetector(options: CenterNetDetectorOptions): Obje
   const queue = createSerialQueue();
   let disposed = false;
   const model = createLazy(async () => {
-    await ensureTfjsWasm({ wasmPaths: options.wasmPaths, threads: options.threads });
+    await ensureTfjsWasm({ wasmPaths: options.wasmPaths });
     return loadCenterNet(fetchAsset, options.modelUrl, options.onProgress);
   });
   const ensureOpen = (): void => {

@@ -1,9 +1,12 @@
 /**
  * Encoders: the swappable parts that turn text and images into vectors. Browser-safe (no Node imports);
- * Node users import `./node.js`, which re-exports all of this plus Node file loading and decoding.
+ * Node users import `./node.js`, which re-exports all of this plus the Node runtime, file loading and
+ * decoding.
  */
 export type { ImageDecoder, ImageEmbedder, ImagePayload, RgbaImage, TextEmbedder } from './types.js';
 export type { AssetResponse, FetchAsset } from './assets.js';
+export type { OnnxModelSource, OrtRuntime, OrtSession, OrtSessionOptions, OrtTensor, OrtElementType } from './ort-runtime.js';
+export type { ModelPrecision } from './onnx/embedded-models.js';
 export type { WasmBinaryName, WasmPaths } from './tfjs-runtime.js';
 export type { ImageFit } from './image-preprocess.js';
 export type { ImageFormat } from './image-format.js';
@@ -17,5 +20,5 @@ export { createMobileNetImageEncoder, MOBILENET_DIMENSION } from './mobilenet.js
 export { createCaptionProxyImageEncoder } from './caption-proxy.js';
 export { createBrowserImageDecoder } from './browser-decoder.js';
 export { createEmbeddedEncoders } from './embedded.js';
-export { ensureTfjsWasm } from './tfjs-runtime.js';
+export { MODEL_FILES } from './onnx/embedded-models.js';
 export { sniffImageFormat } from './image-format.js';

@@ -1,14 +1,15 @@
 import pngjs from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorCode } from '../errors.js';
+import * as ortNode from 'onnxruntime-node';
 import { createMobileNetImageEncoder } from './mobilenet.js';
-import { nodeTfjsWasmDir } from './node-assets.js';
+import { nodeMobileNetOnnx } from './node-assets.js';
 import { decodeImageNode } from './node-decoder.js';
 import { fixturePhotoNames, readFixturePhoto } from '../testing/shared-data.js';
 import { dot } from './vectors.js';
 
 describe('MobileNetV2 image encoder', () => {
-  const encoder = createMobileNetImageEncoder({ decoder: decodeImageNode, wasmPaths: nodeTfjsWasmDir() });
+  const encoder = createMobileNetImageEncoder({ runtime: ortNode, model: nodeMobileNetOnnx, decoder: decodeImageNode });
   const names = fixturePhotoNames();
   let stored: Float32Array[] = [];
   beforeAll(async () => {
@@ -26,7 +27,7 @@ describe('MobileNetV2 image encoder', () => {
   };
 
   it('returns unit-length 1280-d vectors', () => {
-    expect(encoder.id).toBe('mobilenet-v2-1280@nsfwjs-4.4.0/squash');
+    expect(encoder.id).toBe('mobilenet-v2-1280@nsfwjs-4.4.0/squash/vmem-onnx-1');
     expect(encoder.dimension).toBe(1280);
     expect(stored).toHaveLength(names.length);
     for (const v of stored) {

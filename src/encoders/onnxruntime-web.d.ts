@@ -18,3 +18,8 @@ declare module 'onnxruntime-web' {
     };
   };
 }
+
+/** onnxruntime-web's WASM-only build (a smaller binary, no WebGPU), with the same API. */
+declare module 'onnxruntime-web/wasm' {
+  export * from 'onnxruntime-web';
+}

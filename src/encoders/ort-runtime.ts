@@ -5,6 +5,9 @@
  * wherever it is, and a host page's own copy of onnxruntime is used, never a second one.
  */
 import { VmemError } from '../errors.js';
+import { fetchBytes } from './assets.js';
+import type { FetchAsset } from './assets.js';
+import type { ProgressCallback } from '../progress.js';
 
 /** The tensor element types the embedded models take and give. */
 export type OrtElementType = 'float32' | 'int32';
@@ -57,4 +60,16 @@ export async function runForFloats(session: OrtSession, feeds: Record<string, Or
     throw new VmemError('MODEL_LOAD_FAILED', `The model gave no float output named ${output}; it is not the converted model vmem expects.`);
   }
   return tensor.data;
+}
+
+/** Where a converted model comes from: the URL (or path) of its `.onnx` file, or a function giving its bytes. */
+export type OnnxModelSource = string | (() => Promise<Uint8Array>);
+
+/** The model bytes, with progress (`task: 'model'`, `unit: 'bytes'`) as they arrive and once they are in memory. */
+export async function readModel(source: OnnxModelSource, fetchAsset: FetchAsset, item: string, onProgress: ProgressCallback | undefined): Promise<Uint8Array> {
+  const report = onProgress && ((loaded: number, total: number) => onProgress({ status: 'progress', task: 'model', item, unit: 'bytes', loaded, total }));
+  const bytes = typeof source === 'string' ? await fetchBytes(fetchAsset, source, `the ${item} model`, report) : await source();
+  report?.(bytes.byteLength, bytes.byteLength);
+  onProgress?.({ status: 'done', task: 'model', item });
+  return bytes;
 }

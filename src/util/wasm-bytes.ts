@@ -1,6 +1,6 @@
 /**
- * The few pieces of the WebAssembly binary format that our hand-assembled kernels need
- * (`src/encoders/wasm-gemm.ts`, `src/lanes/simd-dots.ts`): no toolchain, no extra file to serve.
+ * The few pieces of the WebAssembly binary format that our hand-assembled kernel needs
+ * (`src/lanes/simd-dots.ts`): no toolchain, no extra file to serve.
  */
 
 /** Value types. */
@@ -17,18 +17,6 @@ export function uleb(value: number): number[] {
     out.push(byte);
   } while (value !== 0);
   return out;
-}
-
-/** Signed LEB128. */
-export function sleb(value: number): number[] {
-  const out: number[] = [];
-  for (;;) {
-    const byte = value & 0x7f;
-    value >>= 7;
-    const done = (value === 0 && (byte & 0x40) === 0) || (value === -1 && (byte & 0x40) !== 0);
-    out.push(done ? byte : byte | 0x80);
-    if (done) return out;
-  }
 }
 
 /** A section: its id, then its size, then its contents. */

@@ -136,7 +136,7 @@ export interface SpawnedEncoderWorker {
 
 /**
  * Creates the worker and listens for its ready message and errors at once, so the worker module
- * (about a megabyte of TF.js) loads while the caller still works out the config.
+ * loads while the caller still works out the config.
  */
 export function spawnEncoderWorker(createWorker: () => WorkerLike): SpawnedEncoderWorker {
   const worker = createWorker();

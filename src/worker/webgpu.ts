@@ -1,76 +1,56 @@
 /**
- * Moving the TF.js encoders onto WebGPU after they loaded on WASM, with a correctness probe: the
- * same inputs must give the same vectors on both backends, or WebGPU is refused (and the client
- * falls back to a fresh WASM worker).
+ * Moving the embedded encoders onto onnxruntime-web's WebGPU execution provider, with a
+ * correctness probe: the same inputs must give the same vectors as on WASM, or WebGPU is refused
+ * (and the client falls back to a fresh WASM worker).
  */
-import { findBackend, getBackend, setBackend } from '@tensorflow/tfjs-core';
-import type { ImageDescriber } from '../describe/types.js';
 import { VmemError } from '../errors.js';
-import type { ImagePayload } from '../encoders/types.js';
+import type { ImageEmbedder, ImagePayload, TextEmbedder } from '../encoders/types.js';
 import type { HostedEncoders } from './host.js';
 import { drawProbeImage } from './probe-image.js';
-import { avoidSyncGpuReads } from './webgpu-sync-reads.js';
 
 /**
  * Cosine below which a WebGPU vector counts as different from the WASM one. Measured on Chromium's
- * SwiftShader adapter: text 0.99999994, image 0.99999999, so this only catches real faults (a
- * wrong kernel, zeros from a failed read), never float rounding.
+ * SwiftShader adapter: above 0.99999 for both encoders, so this only catches real faults (a wrong
+ * kernel, zeros from a failed read), never float rounding.
  */
 const AGREEMENT = 0.999;
 const PROBE_TEXTS = ['a tabby cat sleeping on the radiator', 'the motorcycle is parked in the garage'];
 
-/**
- * Switches TF.js to WebGPU and checks the encoders still agree with WASM (text, and the image
- * encoder on `probeImage` or a drawn test image). Rejects with `MODEL_LOAD_FAILED` naming the cause
- * (no adapter, missing kernel, different results).
- */
-export async function moveToWebGpu(encoders: HostedEncoders, probeImage?: ImagePayload): Promise<HostedEncoders> {
-  const image = encoders.image && !encoders.image.captionOnly ? (probeImage ?? (await drawProbeImage())) : undefined;
-  const referenceText = await encoders.text.embed(PROBE_TEXTS);
-  const referenceImage = image ? await encoders.image!.embed([image]) : undefined;
-  let lane = 'text';
-  try {
-    await import('@tensorflow/tfjs-backend-webgpu');
-    if (!(await setBackend('webgpu'))) throw new Error('tf.setBackend("webgpu") returned false (no adapter in this worker)');
-    if (!avoidSyncGpuReads(findBackend('webgpu'))) throw new Error('this TF.js WebGPU backend has unexpected internals (expected tfjs-backend-webgpu 4.x)');
-    const text = agreement('text', referenceText, await encoders.text.embed(PROBE_TEXTS));
-    let imageCosine: number | undefined;
-    if (image && referenceImage) {
-      lane = 'image';
-      imageCosine = agreement('image', referenceImage, await encoders.image!.embed([image]));
-    }
-    return {
-      ...encoders,
-      ...(encoders.describer ? { describer: describeOnWasm(encoders.describer) } : {}),
-      backend: 'webgpu',
-      agreement: { text, ...(imageCosine === undefined ? {} : { image: imageCosine }) },
-    };
-  } catch (error) {
-    // Leave the realm as it was, in case the caller keeps this worker on WASM.
-    if (getBackend() !== 'wasm') await setBackend('wasm');
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new VmemError('MODEL_LOAD_FAILED', `The encoders cannot run on WebGPU here (${lane} encoder): ${reason}`, { cause: error });
-  }
+/** Encoders that can be loaded and freed. */
+export interface LoadableEncoders {
+  readonly text: TextEmbedder & { load(): Promise<void>; dispose(): Promise<void> };
+  readonly image?: ImageEmbedder & { load(): Promise<void>; dispose(): Promise<void> };
 }
 
 /**
- * The describer's detector kept on WASM while the encoders run on WebGPU: its results then do not
- * depend on the adapter (a description is stored for good), and on a software adapter it runs at
- * WASM speed instead of 30–100× slower. Safe because the host runs one call at a time, so no encoder
- * call runs while the backend is switched.
+ * Takes the WASM encoders' vectors of the probe inputs (text, and the image encoder on `probeImage`
+ * or a drawn test image), frees the WASM encoders, then loads the WebGPU ones and checks they agree.
+ * Rejects with `MODEL_LOAD_FAILED` naming the cause (no adapter, a missing kernel, different
+ * results); the caller then starts over on WASM in a fresh worker.
  */
-function describeOnWasm(describer: ImageDescriber): ImageDescriber {
-  return {
-    ...describer,
-    async describe(images) {
-      await setBackend('wasm');
-      try {
-        return await describer.describe(images);
-      } finally {
-        await setBackend('webgpu');
-      }
-    },
-  };
+export async function moveToWebGpu(wasm: LoadableEncoders, webgpu: LoadableEncoders, probeImage?: ImagePayload): Promise<HostedEncoders> {
+  const image = wasm.image && !wasm.image.captionOnly ? (probeImage ?? (await drawProbeImage())) : undefined;
+  const referenceText = await wasm.text.embed(PROBE_TEXTS);
+  const referenceImage = image ? await wasm.image!.embed([image]) : undefined;
+  // Freed before the WebGPU sessions exist: releasing a WASM session of onnxruntime-web 1.30 while
+  // WebGPU sessions run took GPU buffers from under them ("no GPU data for input").
+  await Promise.all([wasm.text.dispose(), wasm.image?.dispose()]);
+  let lane = 'text';
+  try {
+    await webgpu.text.load();
+    const text = agreement('text', referenceText, await webgpu.text.embed(PROBE_TEXTS));
+    let imageCosine: number | undefined;
+    if (image && referenceImage && webgpu.image) {
+      lane = 'image';
+      await webgpu.image.load();
+      imageCosine = agreement('image', referenceImage, await webgpu.image.embed([image]));
+    }
+    return { text: webgpu.text, image: webgpu.image, backend: 'webgpu', agreement: { text, ...(imageCosine === undefined ? {} : { image: imageCosine }) } };
+  } catch (error) {
+    await Promise.all([webgpu.text.dispose(), webgpu.image?.dispose()]);
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new VmemError('MODEL_LOAD_FAILED', `The encoders cannot run on WebGPU here (${lane} encoder): ${reason}`, { cause: error });
+  }
 }
 
 /** The lowest cosine between matching vectors; throws when one is below `AGREEMENT`. */
