@@ -23,7 +23,8 @@ import { BENCH_DATA_DIR, FIXTURE_PHOTOS_DIR } from '../src/testing/shared-data.j
 import { renderDialog } from '../src/testing/render-text.js';
 
 const root = resolve(import.meta.dirname, '..');
-const PORT = 4175;
+/** Port of the preview server; `VMEM_BENCH_PORT` moves it so two checkouts can measure side by side. */
+const PORT = Number(process.env.VMEM_BENCH_PORT ?? 4175);
 const BASE = `http://localhost:${PORT}/`;
 const quick = process.argv.includes('--quick');
 const SMALL = quick ? 1_000 : 10_000;
