@@ -18,7 +18,7 @@ import { chromium } from 'playwright-core';
 import { createMobileNetImageEncoder } from '../src/encoders/mobilenet.js';
 import { nodeMobileNetOnnx, nodeUseLiteOnnx, nodeUseLiteVocabPath, readFileAsFetch } from '../src/encoders/node-assets.js';
 import { decodeImageNode } from '../src/encoders/node-decoder.js';
-import type { ModelPrecision } from '../src/encoders/onnx/embedded-models.js';
+import type { ModelPrecision } from '../src/encoders/onnx/model-formats.js';
 import type { OrtRuntime } from '../src/encoders/ort-runtime.js';
 import { benchTexts } from '../src/encoders/testing/bench-texts.js';
 import type { ImageDecoder, RgbaImage } from '../src/encoders/types.js';

@@ -9,7 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { MODEL_FILES } from '../src/encoders/onnx/embedded-models.js';
+import { MODEL_FILES } from '../src/encoders/onnx/model-formats.js';
 import { convertModels } from './convert-models.js';
 import { buildWorkerRuntime, WORKER_ENTRY } from './worker-runtime.js';
 

@@ -11,8 +11,8 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nodeMobileNetOnnx, nodeUseLiteModelPath, nodeUseLiteOnnx } from '../src/encoders/node-assets.js';
-import { MODEL_FILES } from '../src/encoders/onnx/embedded-models.js';
-import type { ModelPrecision } from '../src/encoders/onnx/embedded-models.js';
+import { MODEL_FILES } from '../src/encoders/onnx/model-formats.js';
+import type { ModelPrecision } from '../src/encoders/onnx/model-formats.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const converterDir = join(root, 'src/encoders/onnx');

@@ -3,7 +3,7 @@ import type { FetchAsset } from './assets.js';
 import { createCaptionProxyImageEncoder } from './caption-proxy.js';
 import type { ImageFit } from './image-preprocess.js';
 import { createMobileNetImageEncoder } from './mobilenet.js';
-import type { ModelPrecision } from './onnx/embedded-models.js';
+import type { ModelPrecision } from './onnx/model-formats.js';
 import type { OnnxModelSource, OrtRuntime, OrtSessionOptions } from './ort-runtime.js';
 import type { ImageDecoder, ImageEmbedder } from './types.js';
 import type { ProgressCallback } from '../progress.js';

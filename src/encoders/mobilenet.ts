@@ -4,7 +4,7 @@ import type { FetchAsset } from './assets.js';
 import { toModelInput } from './image-preprocess.js';
 import type { ImageFit } from './image-preprocess.js';
 import { createLazy } from '../util/lazy.js';
-import { CONVERTER_VERSION, MOBILENET_ONNX } from './onnx/embedded-models.js';
+import { CONVERTER_VERSION, MOBILENET_ONNX } from './onnx/model-formats.js';
 import { createOrtSession, readModel, runForFloats } from './ort-runtime.js';
 import type { OnnxModelSource, OrtRuntime, OrtSession, OrtSessionOptions } from './ort-runtime.js';
 import { createSerialQueue } from '../util/serial-queue.js';

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AssetResponse, FetchAsset } from './assets.js';
 import { mobileNetToOnnx, readNsfwjsMobileNet, readTfjsModel, useLiteToOnnx } from './onnx/embedded-models.js';
-import type { ModelPrecision } from './onnx/embedded-models.js';
+import type { ModelPrecision } from './onnx/model-formats.js';
 
 /** Node-only: where the embedded models' files are on disk, and a `fetch` that reads them. */
 

