@@ -68,22 +68,31 @@ async function loadEmbeddedEncoders(config: EncoderWorkerConfig, onProgress?: Pr
   // This worker owns its runtime's settings. Threads need SharedArrayBuffer, so a cross-origin-isolated page.
   runtime.env.wasm.numThreads = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true ? config.threads : 1;
   runtime.env.wasm.wasmPaths = { wasm: webgpu ? embeddedModelFiles().ortWasm.webgpu : embeddedModelFiles().ortWasm.wasm };
-  const wasm = embeddedEncoders(runtime, ['wasm'], onProgress);
-  // Side by side: one model's file arrives while the other's session is built.
-  await Promise.all([wasm.text.load(), wasm.image?.load()]);
   const describer = offlineDescriber(config, onProgress);
   const withDescriber = describer ? { describer } : {};
-  if (webgpu) return { ...(await moveToWebGpu(wasm, embeddedEncoders(runtime, ['webgpu']))), ...withDescriber };
-  // The first run of the text graph costs several times a later one; pay it before the first query.
-  return { ...wasm, ...withDescriber, backend: 'wasm', warmUp: async () => void (await wasm.text.embed([WARM_UP_TEXT])) };
+  if (webgpu) {
+    // The probe compares both encoders, so both load first (side by side).
+    const wasm = embeddedEncoders(runtime, ['wasm'], onProgress, onProgress);
+    await Promise.all([wasm.text.load(), wasm.image?.load()]);
+    return { ...(await moveToWebGpu(wasm, embeddedEncoders(runtime, ['webgpu']))), ...withDescriber };
+  }
+  // Ready once the text model is: a first query is text far more often than a picture. The picture
+  // model loads right after, quietly, with the text graph's first run (which costs several later ones).
+  const wasm = embeddedEncoders(runtime, ['wasm'], onProgress);
+  await wasm.text.load();
+  const warmUp = async (): Promise<void> => {
+    await wasm.text.embed([WARM_UP_TEXT]);
+    await wasm.image?.load();
+  };
+  return { ...wasm, ...withDescriber, backend: 'wasm', warmUp };
 }
 
-function embeddedEncoders(runtime: OrtRuntime, executionProviders: string[], onProgress?: ProgressCallback): LoadableEncoders {
+function embeddedEncoders(runtime: OrtRuntime, executionProviders: string[], textProgress?: ProgressCallback, imageProgress?: ProgressCallback): LoadableEncoders {
   const urls = embeddedModelFiles();
-  const common = { runtime, sessionOptions: { executionProviders }, ...(onProgress ? { onProgress } : {}) };
+  const sessionOptions = { executionProviders };
   return {
-    text: createUseLiteTextEncoder({ ...common, model: urls.useLiteModel, precision: 'int8', vocabUrl: urls.useLiteVocab }),
-    image: createMobileNetImageEncoder({ ...common, model: urls.mobileNetModel, decoder: createBrowserImageDecoder() }),
+    text: createUseLiteTextEncoder({ runtime, sessionOptions, model: urls.useLiteModel, precision: 'int8', vocabUrl: urls.useLiteVocab, ...(textProgress ? { onProgress: textProgress } : {}) }),
+    image: createMobileNetImageEncoder({ runtime, sessionOptions, model: urls.mobileNetModel, decoder: createBrowserImageDecoder(), ...(imageProgress ? { onProgress: imageProgress } : {}) }),
   };
 }
 
