@@ -8,7 +8,8 @@
  * ratios to the group's first arm. In Node photos are decoded once up front (the pure-JS decoder
  * would dominate), so the image figures are resize + model; in the browser each call decodes, as
  * the app does (createImageBitmap, native). The comparison with the former TF.js path was made with
- * this script at commit 3adf712 (see docs/architecture.md, "Inference runtime").
+ * this script at the commit "bench:runtimes also measures USE-Lite with int8…" (see
+ * docs/architecture.md, "Inference runtime").
  * Options: --repeats N (default 5), --only node|browser, --threads N (browser WASM threads, default 1).
  */
 import * as ortNode from 'onnxruntime-node';
