@@ -1,10 +1,11 @@
 /**
  * The browser benchmark's in-page harness (`bench.html`): index-scale retrieval on synthetic rounds,
- * open time of a persisted memory, and plain Orama hybrid search on the same data as the reference.
+ * persisted memories (their IndexedDB size and open time, and where the open time goes), and plain
+ * Orama hybrid search on the same data as the reference.
  * `scripts/bench-browser.ts` drives it through `window.__bench`.
  */
 import { create, insertMultiple, search, type AnyOrama } from '@orama/orama';
-import { createMemory, type Memory } from 'vmem';
+import { createInMemoryStorage, createMemory, type Memory, type MemoryStorage } from 'vmem';
 import { deleteMemory, listMemories, openMemory } from 'vmem/browser';
 import { randomSentence, seededRandom, syntheticImageEncoder, syntheticRounds, syntheticTextEncoder } from '../src/testing/synthetic-rounds.js';
 
@@ -25,6 +26,10 @@ function summarize(times: number[]): Latencies {
   const sorted = [...times].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
   return { count: times.length, p50: at(0.5), p95: at(0.95), mean: times.reduce((a, b) => a + b, 0) / times.length };
+}
+
+function persistedName(rounds: number): string {
+  return `bench-persisted-${rounds}`;
 }
 
 function queries(count: number): string[] {
@@ -90,18 +95,76 @@ const bench = {
     return { rounds, buildMs, latency: summarize(times.slice(3)) };
   },
 
-  /** Drops what the last run held, so the next heap reading starts clean. */
-  release() {
+  /** Drops (and closes) what the last run held, so the next heap reading starts clean. */
+  async release() {
+    const { memory } = held;
     held = {};
+    await memory?.close();
   },
 
   /**
-   * Writes a persisted memory of `rounds` rounds (once), closes it, and times reopening it `times`
-   * times: until `openMemory` returns, and until the first retrieval after it is done (what a user
-   * waits for; it includes any index work left to the background).
+   * Bytes this origin keeps in IndexedDB as the browser counts them: Chromium's
+   * `navigator.storage.estimate().usageDetails.indexedDB` (its LevelDB and blob files), or the
+   * origin's whole usage where a browser gives no details.
+   */
+  async indexedDbBytes() {
+    const estimate = (await navigator.storage.estimate()) as StorageEstimate & { usageDetails?: { indexedDB?: number } };
+    return { bytes: estimate.usageDetails?.indexedDB ?? estimate.usage ?? 0, detailed: estimate.usageDetails?.indexedDB !== undefined };
+  },
+
+  /** Writes a fresh persisted memory of `rounds` synthetic rounds and holds it open (for a heap reading). */
+  async writePersisted(rounds: number) {
+    const name = persistedName(rounds);
+    if ((await listMemories()).includes(name)) await deleteMemory(name);
+    held = {};
+    const started = performance.now();
+    const memory = await openMemory(name, { encoders: { textEncoder, imageEncoder } });
+    await fill(memory, rounds);
+    held.memory = memory;
+    return { rounds, writeMs: performance.now() - started };
+  },
+
+  /**
+   * Where opening a memory of `rounds` rounds goes, without IndexedDB: `createMemory` over an
+   * in-memory storage that holds the same rounds (rebuilding every index from stored vectors), and
+   * over the same storage with the text units' texts left empty (so BM25 indexes nothing). Opening
+   * from IndexedDB minus the first is reading and decoding; the first minus the second is BM25.
+   */
+  async openBreakdown(rounds: number, times: number) {
+    held = {};
+    const storage = createInMemoryStorage();
+    const filled = await createMemory({ textEncoder, imageEncoder, storage });
+    await fill(filled, rounds);
+    await filled.close();
+    const withoutBm25Text: MemoryStorage = {
+      ...storage,
+      async loadAll() {
+        const all = await storage.loadAll();
+        return { rounds: all.rounds, units: all.units.map((unit) => (unit.lane === 'text' ? { ...unit, text: '' } : unit)) };
+      },
+    };
+    const timeOpens = async (from: MemoryStorage) => {
+      const spent: number[] = [];
+      for (let i = 0; i < times; i++) {
+        const started = performance.now();
+        const memory = await createMemory({ textEncoder, imageEncoder, storage: from });
+        spent.push(performance.now() - started);
+        if (memory.size !== rounds) throw new Error(`opened ${memory.size} rounds, expected ${rounds}`);
+        await memory.close();
+      }
+      return summarize(spent);
+    };
+    return { rounds, inMemory: await timeOpens(storage), withoutBm25Text: await timeOpens(withoutBm25Text) };
+  },
+
+  /**
+   * Writes a persisted memory of `rounds` rounds (unless there is one), closes it, and times
+   * reopening it `times` times: until `openMemory` returns, and until the first retrieval after it
+   * is done (what a user waits for; it includes any index work left to the background). The last
+   * reopened memory stays open (held) for a heap reading; `release` closes it.
    */
   async persistedOpen(rounds: number, times: number) {
-    const name = `bench-open-${rounds}`;
+    const name = persistedName(rounds);
     const encoders = { textEncoder, imageEncoder };
     let writeMs: number | undefined;
     if (!(await listMemories()).includes(name)) {
@@ -129,7 +192,8 @@ const bench = {
       const top = JSON.stringify(result.blocks.flatMap((block) => block.rounds.map((round) => round.id)));
       if (firstTop !== undefined && top !== firstTop) throw new Error(`retrieval after reopening changed: ${top} vs ${firstTop}`);
       firstTop = top;
-      await memory.close();
+      if (i < times - 1) await memory.close();
+      else held = { memory };
     }
     return {
       rounds,
