@@ -68,13 +68,52 @@ async function waitReady(page: Page): Promise<void> {
   if (error) throw new Error(`the app failed to start: ${error}`);
 }
 
-/** JS heap in use after a full GC, via the DevTools protocol. */
-async function heapUsed(page: Page): Promise<number> {
+/** What a page's JS holds after a full GC, via the DevTools protocol. */
+interface HeapReading {
+  /** V8 heap objects (strings, objects, arrays). */
+  readonly objects: number;
+  /** ArrayBuffer backing stores, kept outside the V8 heap and not in `objects`. WebAssembly memory (where the vectors live) is in neither. */
+  readonly buffers: number;
+}
+
+async function heapUsed(page: Page): Promise<HeapReading> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('HeapProfiler.collectGarbage');
-  const { usedSize } = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
+  const { usedSize, backingStorageSize } = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number; backingStorageSize: number };
   await cdp.detach();
-  return usedSize;
+  return { objects: usedSize, buffers: backingStorageSize };
+}
+
+/** What `after` holds beyond `before`, as a table cell and its parts. */
+function heapGrowth(after: HeapReading, before: HeapReading): { total: string; parts: string } {
+  const objects = after.objects - before.objects;
+  const buffers = after.buffers - before.buffers;
+  return { total: mb(objects + buffers), parts: `${mb(objects)} V8 heap objects + ${mb(buffers)} ArrayBuffer stores; the vectors' WebAssembly memory is in neither` };
+}
+
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
+
+/**
+ * Resident memory of the renderer processes of the browser using `profileDir`, from /proc (Linux;
+ * undefined elsewhere). It counts what the V8 counters miss: the vectors live in WebAssembly memory.
+ */
+function rendererResidentBytes(profileDir: string): number | undefined {
+  if (!existsSync('/proc/self/status')) return undefined;
+  let total = 0;
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    let args: string[];
+    let status: string;
+    try {
+      // Chromium rewrites its children's titles: their arguments are joined by spaces, not NULs.
+      args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split(/[\0 ]/);
+      status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    } catch {
+      continue; // the process ended while we looked
+    }
+    if (!args.includes('--type=renderer') || !args.includes(`--user-data-dir=${profileDir}`)) continue;
+    total += Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) * 1024;
+  }
+  return total;
 }
 
 async function coldStart(profile: string): Promise<void> {
@@ -273,17 +312,23 @@ async function describerTimes(context: BrowserContext): Promise<void> {
   });
 }
 
-async function indexScale(context: BrowserContext): Promise<void> {
+/** A fresh tab on the bench harness. */
+async function benchPage(context: BrowserContext): Promise<Page> {
   const page = await context.newPage();
   await page.goto(`${BASE}bench.html`);
   await page.waitForFunction(() => window.__bench !== undefined);
+  return page;
+}
+
+async function indexScale(context: BrowserContext): Promise<void> {
+  const page = await benchPage(context);
   const baseline = await heapUsed(page);
   for (const rounds of groups.has('scale') ? [SMALL, LARGE] : []) {
     log(`vmem, ${rounds} synthetic rounds…`);
     const vmem = await page.evaluate((n) => window.__bench!.vmemScale(n, 103), rounds);
     if (rounds === SMALL) {
-      const heap = (await heapUsed(page)) - baseline;
-      push({ measure: `JS heap held by a ${SMALL.toLocaleString('en')}-round memory`, value: `${(heap / 1e6).toFixed(0)} MB`, target: '—', note: '512-d text vectors, 1280-d caption vectors, BM25 index, rounds' });
+      const heap = heapGrowth(await heapUsed(page), baseline);
+      push({ measure: `JS heap held by a ${SMALL.toLocaleString('en')}-round in-memory memory`, value: heap.total, target: '—', note: `${heap.parts}; 512-d text vectors, 1280-d caption vectors, BM25 index, rounds` });
     }
     await page.evaluate(() => window.__bench!.release());
     log(`Orama hybrid reference, ${rounds} rounds…`);
@@ -349,17 +394,14 @@ function bytesOnDisk(dir: string): number {
     .reduce((total, entry) => total + statSync(join(entry.parentPath, entry.name)).size, 0);
 }
 
-const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
-
 /**
  * Persisted memories of SMALL and LARGE synthetic rounds: JS heap, IndexedDB size, open time (and
- * where it goes). `indexedDbDir` is the profile's IndexedDB folder, to check the browser's estimate
- * against the files on disk.
+ * where it goes). `profileDir` is the context's profile: its IndexedDB folder checks the browser's
+ * estimate against the files on disk, and its renderer processes give the page's resident memory.
  */
-async function memoryAtScale(context: BrowserContext, indexedDbDir: string): Promise<void> {
-  const page = await context.newPage();
-  await page.goto(`${BASE}bench.html`);
-  await page.waitForFunction(() => window.__bench !== undefined);
+async function memoryAtScale(context: BrowserContext, profileDir: string): Promise<void> {
+  const indexedDbDir = join(profileDir, 'Default', 'IndexedDB');
+  let page = await benchPage(context);
   const what = 'synthetic rounds (random unit vectors: 512-d for two text units a round, 1280-d for a caption unit every 10th round)';
   for (const rounds of [SMALL, LARGE]) {
     const label = rounds.toLocaleString('en');
@@ -369,18 +411,32 @@ async function memoryAtScale(context: BrowserContext, indexedDbDir: string): Pro
     const diskBefore = bytesOnDisk(indexedDbDir);
     log(`persisted memory of ${label} rounds: writing…`);
     const written = await page.evaluate((n) => window.__bench!.writePersisted(n), rounds);
-    const heapWritten = (await heapUsed(page)) - heapBefore;
+    const heapWritten = heapGrowth(await heapUsed(page), heapBefore);
     await page.evaluate(() => window.__bench!.release());
     const idbAfter = await page.evaluate(() => window.__bench!.indexedDbBytes());
     const diskAfter = bytesOnDisk(indexedDbDir);
+    // Reopen in a fresh tab, so nothing the writing left behind counts.
+    await page.close();
+    page = await benchPage(context);
+    const heapFresh = await heapUsed(page);
+    const residentBefore = rendererResidentBytes(profileDir);
     log(`persisted memory of ${label} rounds: reopening ${reopens}×…`);
     const reopened = await page.evaluate(([n, times]) => window.__bench!.persistedOpen(n, times), [rounds, reopens] as const);
-    const heapReopened = (await heapUsed(page)) - heapBefore;
+    const heapReopened = heapGrowth(await heapUsed(page), heapFresh);
+    const residentReopened = rendererResidentBytes(profileDir);
     await page.evaluate(() => window.__bench!.release());
     const breakdown = await openBreakdownNote(page, rounds, reopened.open.p50, reopens);
     await page.evaluate((n) => window.__bench!.deleteMemory(`bench-persisted-${n}`), rounds);
     const runs = reopens === 1 ? 'one run' : `median of ${reopens}`;
-    push({ measure: `JS heap held by an open ${label}-round memory, reopened from IndexedDB`, value: mb(heapReopened), target: '—', note: `${what}; after a full GC; ${mb(heapWritten)} right after writing it in the same page` });
+    push({ measure: `JS heap held by an open ${label}-round memory, reopened from IndexedDB in a fresh tab`, value: heapReopened.total, target: '—', note: `${heapReopened.parts}; ${what}; after a full GC; ${heapWritten.total} right after writing it (another tab)` });
+    if (residentBefore !== undefined && residentReopened !== undefined) {
+      push({
+        measure: `  the same, as the page's renderer processes' resident memory (includes the vectors' WebAssembly memory)`,
+        value: mb(residentReopened - residentBefore),
+        target: '—',
+        note: 'VmRSS growth of the fresh tab from before to after reopening it; the V8 counters above do not see WebAssembly memory',
+      });
+    }
     push({
       measure: `IndexedDB size of a ${label}-round memory`,
       value: mb(idbAfter.bytes - idbBefore.bytes),
@@ -407,7 +463,7 @@ try {
   const context = await launch(scaleProfile);
   try {
     if (groups.has('scale') || groups.has('open')) await indexScale(context);
-    if (groups.has('memory')) await memoryAtScale(context, join(scaleProfile, 'Default', 'IndexedDB'));
+    if (groups.has('memory')) await memoryAtScale(context, scaleProfile);
     if (groups.has('describe')) await describerTimes(context);
   } finally {
     await context.close();
