@@ -127,8 +127,9 @@ const bench = {
   /**
    * Where opening a memory of `rounds` rounds goes, without IndexedDB: `createMemory` over an
    * in-memory storage that holds the same rounds (rebuilding every index from stored vectors), and
-   * over the same storage with the text units' texts left empty (so BM25 indexes nothing). Opening
-   * from IndexedDB minus the first is reading and decoding; the first minus the second is BM25.
+   * over the same storage with the text units' texts left empty (so BM25 indexes nothing). The
+   * first minus the second is BM25 indexing; opening from IndexedDB minus the first is what reading
+   * adds beyond it (IndexedDB hands over the texts first and reads vectors while BM25 indexes).
    */
   async openBreakdown(rounds: number, times: number) {
     held = {};
