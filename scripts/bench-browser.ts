@@ -328,7 +328,7 @@ async function indexScale(context: BrowserContext): Promise<void> {
     const vmem = await page.evaluate((n) => window.__bench!.vmemScale(n, 103), rounds);
     if (rounds === SMALL) {
       const heap = heapGrowth(await heapUsed(page), baseline);
-      push({ measure: `JS heap held by a ${SMALL.toLocaleString('en')}-round in-memory memory`, value: heap.total, target: '—', note: `${heap.parts}; 512-d text vectors, 1280-d caption vectors, BM25 index, rounds` });
+      push({ measure: `JS heap held by a ${SMALL.toLocaleString('en')}-round in-memory memory`, value: heap.total, target: '—', note: `${heap.parts}: the BM25 index, rounds and units; not the 512-d text and 1280-d caption vectors (see memory at scale for the page's resident memory)` });
     }
     await page.evaluate(() => window.__bench!.release());
     log(`Orama hybrid reference, ${rounds} rounds…`);
