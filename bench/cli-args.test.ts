@@ -9,6 +9,7 @@ describe('parseBenchArgs', () => {
       data: 'd/locomo',
       encoders: 'embedded',
       textWorkers: 1,
+      curves: [],
       limit: 2,
       json: 'out.json',
     });
@@ -17,6 +18,13 @@ describe('parseBenchArgs', () => {
   it('reads the LLM settings, judging with the answering model unless told otherwise', () => {
     const args = parseBenchArgs(['--dataset', 'memgallery', '--data', 'd', '--llm', '--llm-base-url', 'http://h/v1', '--llm-model', 'm', '--llm-key', 'k']);
     expect(args).toMatchObject({ llm: { baseUrl: 'http://h/v1', model: 'm', apiKey: 'k', judgeModel: 'm' } });
+  });
+
+  it('reads --curves with the default budgets or --curve-budgets, and --cache-vectors with its folder', () => {
+    expect(parseBenchArgs(['--dataset', 'locomo', '--data', 'd', '--curves'])).toMatchObject({ curves: [8, 12, 16, 24, 32] });
+    expect(parseBenchArgs(['--dataset', 'locomo', '--data', 'd', '--curves', '--curve-budgets', '4, 10'])).toMatchObject({ curves: [4, 10] });
+    expect(parseBenchArgs(['--dataset', 'locomo', '--data', 'd', '--cache-vectors'])).toMatchObject({ vectorCacheDir: 'node_modules/.cache/vmem-bench' });
+    expect(parseBenchArgs(['--dataset', 'locomo', '--data', 'd', '--cache-vectors', '--cache-dir', 'c'])).toMatchObject({ vectorCacheDir: 'c' });
   });
 
   it('answers --help with the help marker', () => {
@@ -32,6 +40,9 @@ describe('parseBenchArgs', () => {
     [['--dataset', 'locomo', '--data', 'd', '--encoders', 'gpu'], /Unknown --encoders "gpu"/],
     [['--dataset', 'locomo', '--data', 'd', '--llm-model', 'm'], /--llm-model needs --llm/],
     [['--dataset', 'locomo', '--data', 'd', '--llm'], /--llm needs --llm-base-url and --llm-model/],
+    [['--dataset', 'locomo', '--data', 'd', '--curve-budgets', '8'], /--curve-budgets needs --curves/],
+    [['--dataset', 'locomo', '--data', 'd', '--curves', '--curve-budgets', '8,x'], /--curve-budgets must be a whole number/],
+    [['--dataset', 'locomo', '--data', 'd', '--cache-dir', 'c'], /--cache-dir needs --cache-vectors/],
   ])('refuses %j with a usage error', (argv, message) => {
     expect(() => parseBenchArgs(argv)).toThrow(message);
     expect(() => parseBenchArgs(argv)).toThrow(VmemError);

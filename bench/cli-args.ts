@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
-import { VmemError } from '../src/errors.js';
+import { VmemError } from 'vmem';
 import type { DatasetName } from './dataset.js';
+import { DEFAULT_VECTOR_CACHE_DIR } from './vector-cache.js';
 
 /** Which encoders build the memories. */
 export type EncoderKind = 'embedded' | 'hub';
@@ -28,8 +29,15 @@ export interface BenchArgs {
   readonly hubUrl?: string;
   /** USE-Lite threads for `embedded` (more than 1 starts a worker pool). @default 1 */
   readonly textWorkers: number;
+  /** Budgets (mean returned rounds) for the recall-vs-budget curves; empty without `--curves`. */
+  readonly curves: readonly number[];
+  /** Folder of the on-disk text-vector cache; absent when `--cache-vectors` is not given. */
+  readonly vectorCacheDir?: string;
   readonly llm?: LlmArgs;
 }
+
+/** The budgets of `--curves` (mean returned rounds), as issue 10 asks for. */
+export const DEFAULT_CURVE_BUDGETS: readonly number[] = [8, 12, 16, 24, 32];
 
 /** The command's help text. */
 export const BENCH_USAGE = `Usage: npm run bench -- --dataset memgallery|locomo --data PATH [options]
@@ -49,6 +57,13 @@ matched-budget baselines, in one run. Tables go to stdout, progress to stderr.
   --hub-url URL         where hub models are fetched from (self-hosted mirror)
   --text-workers N      USE-Lite threads for embedded encoders (default 1; 2 uses both
                         cores of a 2-core machine for the build)
+  --curves              also measure recall against budget: for every system, the k whose
+                        mean returned rounds is nearest each budget
+  --curve-budgets LIST  the budgets of --curves (default 8,12,16,24,32)
+  --cache-vectors       keep text vectors on disk (keyed by encoder id and text) and reuse
+                        them, so a rebuild takes seconds; the build time is then no
+                        encoding time, and the report says so
+  --cache-dir DIR       where --cache-vectors keeps them (default ${DEFAULT_VECTOR_CACHE_DIR})
   --llm                 also answer every question with an LLM and grade the answers
   --llm-base-url URL    OpenAI-compatible API root, e.g. https://api.openai.com/v1
   --llm-model NAME      model that answers (and makes anchors)
@@ -89,6 +104,10 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs | typeof HELP
         encoders: { type: 'string' },
         'hub-url': { type: 'string' },
         'text-workers': { type: 'string' },
+        'cache-vectors': { type: 'boolean' },
+        curves: { type: 'boolean' },
+        'curve-budgets': { type: 'string' },
+        'cache-dir': { type: 'string' },
         llm: { type: 'boolean' },
         'llm-base-url': { type: 'string' },
         'llm-model': { type: 'string' },
@@ -119,6 +138,12 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs | typeof HELP
   const workersText = text('text-workers');
   if (workersText !== undefined && encoders !== 'embedded') throw usageError('--text-workers only applies with --encoders embedded.');
   const textWorkers = workersText === undefined ? 1 : positiveInteger(workersText, '--text-workers');
+  const cacheDir = text('cache-dir');
+  if (cacheDir !== undefined && values['cache-vectors'] !== true) throw usageError('--cache-dir needs --cache-vectors.');
+  const vectorCacheDir = values['cache-vectors'] === true ? (cacheDir ?? DEFAULT_VECTOR_CACHE_DIR) : undefined;
+  const budgetsText = text('curve-budgets');
+  if (budgetsText !== undefined && values['curves'] !== true) throw usageError('--curve-budgets needs --curves.');
+  const curves = values['curves'] === true ? (budgetsText ?? DEFAULT_CURVE_BUDGETS.join(',')).split(',').map((part) => positiveInteger(part.trim(), '--curve-budgets')) : [];
   const json = text('json');
   const details = text('details');
   const llm = parseLlmArgs(values);
@@ -127,10 +152,12 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs | typeof HELP
     data,
     encoders,
     textWorkers,
+    curves,
     ...(json !== undefined ? { json } : {}),
     ...(details !== undefined ? { details } : {}),
     ...(limit !== undefined ? { limit } : {}),
     ...(hubUrl !== undefined ? { hubUrl } : {}),
+    ...(vectorCacheDir !== undefined ? { vectorCacheDir } : {}),
     ...(llm ? { llm } : {}),
   };
 }

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -55,7 +55,8 @@ describe('bench command', () => {
   let server: FakeOpenAiServer | undefined;
   beforeEach(async () => {
     folder = await mkdtemp(join(tmpdir(), 'vmem-bench-'));
-    await writeFile(join(folder, 'tiny.json'), JSON.stringify(dialogue()));
+    await mkdir(join(folder, 'data'));
+    await writeFile(join(folder, 'data', 'tiny.json'), JSON.stringify(dialogue()));
   });
   afterEach(async () => {
     await server?.close();
@@ -66,7 +67,7 @@ describe('bench command', () => {
   async function run(extra: string[] = []): Promise<{ report: BenchReport; env: ReturnType<typeof environment> }> {
     const env = environment();
     const json = join(folder, 'out.json');
-    const code = await runCommand(['--dataset', 'memgallery', '--data', folder, '--json', json, ...extra], env);
+    const code = await runCommand(['--dataset', 'memgallery', '--data', join(folder, 'data'), '--json', json, ...extra], env);
     expect(code, env.err.join('')).toBe(0);
     return { report: JSON.parse(await readFile(json, 'utf8')) as BenchReport, env };
   }
@@ -76,7 +77,23 @@ describe('bench command', () => {
     expect(Object.keys(report)).toEqual(['dataset', 'mode', 'encoders', 'questions', 'systems']);
     expect(report.mode).toBe('caption-proxy');
     expect(report.questions).toMatchObject({ total: 4, scored: 3, excluded: { emptyClue: 1 } });
-    expect(Object.keys(report.systems)).toEqual(['bm25', 'dense', 'vanilla', 'routed', 'rounds', 'full', 'bm25@matched', 'dense@matched', 'vanilla@matched', 'routed@matched']);
+    expect(Object.keys(report.systems)).toEqual([
+      'bm25',
+      'dense',
+      'bm25-window',
+      'hybrid-window',
+      'vanilla',
+      'routed',
+      'rounds',
+      'full',
+      'bm25@matched',
+      'dense@matched',
+      'bm25-window@matched',
+      'hybrid-window@matched',
+      'vanilla@matched',
+      'routed@matched',
+      'rounds@matched',
+    ]);
     for (const [name, system] of Object.entries(report.systems)) {
       const keys = Object.keys(system).filter((key) => key !== 'budgetReached');
       expect(keys.sort()).toEqual(name.endsWith('@matched') ? ['build', 'byCategory', 'k', 'overall', 'query'] : ['build', 'byCategory', 'overall', 'query']);
@@ -118,6 +135,36 @@ describe('bench command', () => {
     expect(report.systems['bm25@matched']).toMatchObject({ budgetReached: false, overall: { meanRounds: 1 } });
   });
 
+  it('measures recall against budget with --curves, for every system', async () => {
+    const { report, env } = await run(['--curves', '--curve-budgets', '2,4']);
+    expect(Object.keys(report)).toEqual(['dataset', 'mode', 'encoders', 'questions', 'systems', 'curves']);
+    expect(Object.keys(report.curves!)).toEqual(['bm25', 'dense', 'bm25-window', 'hybrid-window', 'vanilla', 'routed', 'rounds', 'full']);
+    const full = report.curves!['full']!;
+    expect(full.map((point) => point.target)).toEqual([2, 4]);
+    // full returns k rounds whenever the memory has them, so the budget is met exactly.
+    expect(full.map((point) => [point.k, point.rounds])).toEqual([
+      [2, 2],
+      [4, 4],
+    ]);
+    for (const point of full) expect(Object.keys(point).sort()).toEqual(['allClue', 'anyClue', 'k', 'meanChars', 'rounds', 'target']);
+    expect(full[1]!.allClue).toBeGreaterThanOrEqual(full[0]!.allClue);
+    // BM25 alone finds one round per question here, so no k reaches 2 rounds; the curve says so.
+    expect(report.curves!['bm25']![0]).toMatchObject({ reached: false, rounds: 1 });
+    expect(env.out.join('')).toMatch(/Recall vs budget: allClue[\s\S]*\| full +\| [01]\.\d{3} \(k2, 2\.0\)/);
+  });
+
+  it('keeps text vectors on disk with --cache-vectors and says when a build read them from there', async () => {
+    const cacheDir = join(folder, 'cache');
+    const first = await run(['--cache-vectors', '--cache-dir', cacheDir]);
+    expect(first.report.encoders.vectorCache).toMatchObject({ servedTexts: 0 });
+    expect(first.report.encoders.buildTextsEmbedded).toBeGreaterThan(0);
+    const second = await run(['--cache-vectors', '--cache-dir', cacheDir]);
+    expect(second.report.encoders.buildTextsEmbedded).toBe(0);
+    expect(second.report.encoders.vectorCache!.servedTexts).toBe(first.report.encoders.buildTextsEmbedded);
+    expect(second.env.out.join('')).toMatch(/came from the on-disk cache .* not an encoding time/);
+    expect(second.report.systems['full']!.overall).toEqual(first.report.systems['full']!.overall);
+  });
+
   it('answers and judges through an OpenAI-compatible server with --llm', async () => {
     server = await startFakeOpenAiServer((request) => {
       const text = JSON.stringify(request.body);
@@ -133,7 +180,7 @@ describe('bench command', () => {
 
   it('fails with a usage error on an unknown flag and with a clear error on a missing path', async () => {
     const env = environment();
-    expect(await runCommand(['--dataset', 'memgallery', '--data', folder, '--fast'], env)).toBe(2);
+    expect(await runCommand(['--dataset', 'memgallery', '--data', join(folder, 'data'), '--fast'], env)).toBe(2);
     expect(env.err.join('')).toMatch(/Unknown option '--fast'[\s\S]*Usage/);
     expect(await runCommand(['--dataset', 'memgallery', '--data', join(folder, 'missing')], env)).toBe(1);
     expect(env.err.join('')).toMatch(/Benchmark data not found/);

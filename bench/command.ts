@@ -1,9 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import type { Memory } from '../src/memory/types.js';
-import type { ImageEmbedder, TextEmbedder } from '../src/encoders/types.js';
-import { isVmemError } from '../src/errors.js';
-import { createOpenAiProvider } from '../src/llm/openai.js';
-import type { MemoryOptions } from '../src/options.js';
+import { createOpenAiProvider, isVmemError, type ImageEmbedder, type Memory, type MemoryOptions, type TextEmbedder } from 'vmem';
 import { BENCH_USAGE, HELP, parseBenchArgs, type BenchArgs, type LlmArgs } from './cli-args.js';
 import { questionDetailLines } from './details.js';
 import { loadDataset } from './load.js';
@@ -12,6 +8,7 @@ import { createProgressLine, type ProgressStream } from './progress.js';
 import { buildReport } from './report.js';
 import { runBenchmark, type BenchLlm } from './run.js';
 import { formatReport } from './tables.js';
+import { openVectorCache } from './vector-cache.js';
 
 /** The text encoder a run uses, and how to free it. */
 export interface LoadedTextEncoder {
@@ -67,7 +64,9 @@ async function benchmark(args: BenchArgs, env: CommandEnvironment): Promise<void
     await loaded.encoder.embed(['warm up']);
     const loadSeconds = (performance.now() - loadStart) / 1000;
     progress.done(`encoders ready in ${loadSeconds.toFixed(1)} s`);
-    const textEncoder = memoizeTextEncoder(loaded.encoder);
+    const store = args.vectorCacheDir === undefined ? undefined : await openVectorCache(args.vectorCacheDir, loaded.encoder.id, loaded.encoder.dimension);
+    if (store) progress.done(`vector cache ${store.file}: ${store.loaded} text vectors on disk`);
+    const textEncoder = memoizeTextEncoder(loaded.encoder, store);
     const llm = args.llm ? createLlms(args.llm) : undefined;
     const run = await runBenchmark({
       dataset,
@@ -75,13 +74,15 @@ async function benchmark(args: BenchArgs, env: CommandEnvironment): Promise<void
       textEncoder,
       imageEncoder: env.captionProxy(textEncoder),
       progress,
+      curveBudgets: args.curves,
       ...(llm ? { llm } : {}),
-    });
+    }).finally(() => store?.flush());
     const report = buildReport(run, {
       dataset: args.dataset,
       questions: dataset.questions,
       encoderKind: args.encoders,
       encoderLoadSeconds: loadSeconds,
+      ...(store ? { vectorCache: { file: store.file, servedTexts: textEncoder.diskHits } } : {}),
       ...(args.llm ? { llmModel: args.llm.model, judgeModel: args.llm.judgeModel } : {}),
     });
     env.stdout.write(formatReport(report));

@@ -1,4 +1,4 @@
-import type { EncoderIds } from '../src/types.js';
+import type { EncoderIds } from 'vmem';
 import type { DatasetName, QuestionCounts } from './dataset.js';
 import { percentile, summarize, summarizeByCategory, type MetricSummary, type QuestionScore } from './metrics.js';
 import type { BenchRun, SystemRun } from './run.js';
@@ -42,9 +42,34 @@ export interface BenchReport {
     readonly buildTextsEmbedded: number;
     readonly llmModel?: string;
     readonly judgeModel?: string;
+    /** Set when `--cache-vectors` served text vectors from disk: the build then did not embed them. */
+    readonly vectorCache?: VectorCacheUse;
   };
   readonly questions: QuestionCounts;
   readonly systems: Readonly<Record<string, SystemReport>>;
+  /** Recall against budget, per system: at each target mean of returned rounds, the k that comes nearest. */
+  readonly curves?: Readonly<Record<string, readonly CurveEntry[]>>;
+}
+
+/** One point of a system's recall-vs-budget curve. */
+export interface CurveEntry {
+  /** The budget aimed at (mean returned rounds). */
+  readonly target: number;
+  /** The mean returned rounds the chosen k gave. */
+  readonly rounds: number;
+  readonly k: number;
+  readonly allClue: number;
+  readonly anyClue: number;
+  readonly meanChars: number;
+  /** Only when false: no k returned that many rounds. */
+  readonly reached?: boolean;
+}
+
+/** How a run used the on-disk text-vector cache. */
+export interface VectorCacheUse {
+  readonly file: string;
+  /** Distinct texts whose vectors came from disk instead of the encoder. */
+  readonly servedTexts: number;
 }
 
 /** What the run itself does not know: how the encoders were made and which LLMs answered. */
@@ -53,6 +78,7 @@ export interface ReportContext {
   readonly questions: QuestionCounts;
   readonly encoderKind: string;
   readonly encoderLoadSeconds: number;
+  readonly vectorCache?: VectorCacheUse;
   readonly llmModel?: string;
   readonly judgeModel?: string;
 }
@@ -67,6 +93,20 @@ export function buildReport(run: BenchRun, context: ReportContext): BenchReport 
     roundsPerSecond: round(run.build.seconds > 0 ? run.build.rounds / run.build.seconds : 0, 1),
   };
   const systems = Object.fromEntries(run.systems.map((system) => [system.name, systemReport(system, build)]));
+  const curves = Object.fromEntries(
+    Object.entries(run.curves).map(([name, points]) => [
+      name,
+      points.map((point) => ({
+        target: point.target,
+        rounds: round(point.summary.meanRounds, 2),
+        k: point.k,
+        allClue: round(point.summary.allClue, 4),
+        anyClue: round(point.summary.anyClue, 4),
+        meanChars: round(point.summary.meanChars, 1),
+        ...(point.reached ? {} : { reached: false }),
+      })),
+    ]),
+  );
   return {
     dataset: context.dataset,
     mode: context.llmModel === undefined ? CAPTION_PROXY_MODE : `${CAPTION_PROXY_MODE}+llm`,
@@ -78,9 +118,11 @@ export function buildReport(run: BenchRun, context: ReportContext): BenchReport 
       buildTextsEmbedded: run.build.textsEmbedded,
       ...(context.llmModel !== undefined ? { llmModel: context.llmModel } : {}),
       ...(context.judgeModel !== undefined ? { judgeModel: context.judgeModel } : {}),
+      ...(context.vectorCache !== undefined ? { vectorCache: context.vectorCache } : {}),
     },
     questions: context.questions,
     systems,
+    ...(Object.keys(curves).length > 0 ? { curves } : {}),
   };
 }
 

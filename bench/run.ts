@@ -1,16 +1,24 @@
-import type { Memory } from '../src/memory/types.js';
-import type { ImageEmbedder } from '../src/encoders/types.js';
-import { errorCode, isVmemError, LlmError, VmemError } from '../src/errors.js';
-import type { LlmProvider } from '../src/llm/types.js';
-import type { MemoryOptions } from '../src/options.js';
-import type { EncoderIds, RetrievalCase, RetrievalResult } from '../src/types.js';
+import {
+  errorCode,
+  isVmemError,
+  LlmError,
+  VmemError,
+  type EncoderIds,
+  type ImageEmbedder,
+  type LlmProvider,
+  type Memory,
+  type MemoryOptions,
+  type Query,
+  type RetrievalCase,
+  type RetrievalResult,
+} from 'vmem';
 import type { BenchConversation, BenchDataset, BenchQuestion } from './dataset.js';
 import { judgeAnswer } from './judge.js';
 import { findMatchedK } from './matched-budget.js';
 import type { MemoTextEncoder } from './memo-encoder.js';
-import { contextFromRounds, contextFromUnits, scoreQuestion, summarize, type QuestionScore } from './metrics.js';
+import { contextFromRounds, contextFromUnits, scoreQuestion, summarize, type MetricSummary, type QuestionScore } from './metrics.js';
 import { silentProgress, type Progress } from './progress.js';
-import { atBudget, BENCH_SYSTEMS, REFERENCE_SYSTEM, type BenchSystem } from './systems.js';
+import { atK, BENCH_SYSTEMS, matchedName, REFERENCE_SYSTEM, type BenchSystem } from './systems.js';
 
 /** The LLMs of an `--llm` run. */
 export interface BenchLlm {
@@ -32,6 +40,17 @@ export interface RunBenchmarkOptions {
   readonly progress?: Progress;
   /** @default BENCH_SYSTEMS */
   readonly systems?: readonly BenchSystem[];
+  /** Budgets (mean returned rounds) at which every system's recall is measured; none when empty. @default [] */
+  readonly curveBudgets?: readonly number[];
+}
+
+/** One point of a recall-vs-budget curve: the system at the k whose mean returned rounds is nearest `target`. */
+export interface CurvePoint {
+  readonly target: number;
+  readonly k: number;
+  /** False when no k returned that many rounds on average. */
+  readonly reached: boolean;
+  readonly summary: MetricSummary;
 }
 
 /** What one system did with one question, for `--details`. */
@@ -63,6 +82,8 @@ export interface BenchRun {
   /** `embedSeconds`: time inside the text encoder during the build (the rest is indexing and storage). */
   readonly build: { readonly rounds: number; readonly seconds: number; readonly embedSeconds: number; readonly textsEmbedded: number };
   readonly systems: readonly SystemRun[];
+  /** Per system, its curve (empty when no budgets were asked for). */
+  readonly curves: Readonly<Record<string, readonly CurvePoint[]>>;
 }
 
 interface BuiltMemory {
@@ -87,15 +108,35 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<BenchR
   try {
     const encoders = built[0]?.memory.encoders ?? { text: { id: options.textEncoder.id, dimension: options.textEncoder.dimension } };
     const runs: SystemRun[] = [];
+    const atKs = new Map(systems.map((system) => [system.name, new Map<number, Promise<SystemRun>>()]));
+    // Untimed runs at a k, each asked once: the budget search and the curves share them.
+    const untimed = (system: BenchSystem, k: number): Promise<SystemRun> => {
+      const cache = atKs.get(system.name)!;
+      let run = cache.get(k);
+      if (!run) {
+        run = askAll(built, atK(system, k), options.textEncoder, progress, false);
+        cache.set(k, run);
+      }
+      return run;
+    };
     for (const system of systems) runs.push(await askAll(built, system, options.textEncoder, progress, true));
     const reference = runs.find((run) => run.name === REFERENCE_SYSTEM);
     if (reference) {
       const target = summarize(reference.scores).meanRounds;
-      for (const system of systems.filter((s) => s.matchable)) runs.push(await runMatched(built, system, target, options.textEncoder, progress));
+      for (const system of systems.filter((s) => s.matchable)) runs.push(await runMatched(built, system, target, untimed, options.textEncoder, progress));
+    }
+    const curves: Record<string, CurvePoint[]> = {};
+    for (const system of options.curveBudgets?.length ? systems : []) {
+      curves[system.name] = [];
+      for (const target of options.curveBudgets!) {
+        const found = await findMatchedK(async (k) => summarize((await untimed(system, k)).scores).meanRounds, target, maxKOf(built, system));
+        curves[system.name]!.push({ target, k: found.k, reached: found.reached, summary: summarize((await untimed(system, found.k)).scores) });
+      }
+      progress.done(`${system.name}: curve at ${options.curveBudgets!.join(', ')} rounds`);
     }
     if (options.llm) runs.push(await answerAll(built, options.llm, progress));
     const rounds = built.reduce((sum, b) => sum + b.conversation.rounds.length, 0);
-    return { encoders, build: { rounds, seconds, embedSeconds, textsEmbedded }, systems: runs };
+    return { encoders, build: { rounds, seconds, embedSeconds, textsEmbedded }, systems: runs, curves };
   } finally {
     for (const { memory } of built) await memory.close();
   }
@@ -152,7 +193,7 @@ async function askAll(built: readonly BuiltMemory[], system: BenchSystem, encode
     for (const question of conversation.questions) {
       progress.update(`${system.name}${system.options.k === undefined ? '' : ` k=${system.options.k}`}: question ${scores.length + 1}/${total}`);
       const start = performance.now();
-      const result = await memory.retrieve(question.query, system.options).catch((error: unknown) => {
+      const result = await memory.retrieve(queryFor(system, question.query), system.options).catch((error: unknown) => {
         throw withQuestion(error, question);
       });
       latenciesMs.push(performance.now() - start);
@@ -165,12 +206,29 @@ async function askAll(built: readonly BuiltMemory[], system: BenchSystem, encode
   return { name: system.name, scores, details, latenciesMs };
 }
 
-async function runMatched(built: readonly BuiltMemory[], system: BenchSystem, target: number, encoder: MemoTextEncoder, progress: Progress): Promise<SystemRun> {
+/** A text-only baseline reads the question's picture as its caption, appended to the question. */
+function queryFor(system: BenchSystem, query: Query): Query {
+  const caption = query.image?.caption;
+  if (!system.pictureAsText || caption === undefined) return query;
+  return { text: [query.text ?? '', caption].join(' ').trim() };
+}
+
+function maxKOf(built: readonly BuiltMemory[], system: BenchSystem): number {
   const largest = Math.max(...built.map((b) => b.conversation.rounds.length));
   // A round holds at most a few units (two turns, their captions and images); 4× bounds the search.
-  const maxK = (system.level === 'unit' ? 4 : 1) * largest;
-  const found = await findMatchedK(async (k) => summarize((await askAll(built, atBudget(system, k), encoder, progress, false)).scores).meanRounds, target, maxK);
-  const run = await askAll(built, atBudget(system, found.k), encoder, progress, true);
+  return (system.level === 'unit' ? 4 : 1) * largest;
+}
+
+async function runMatched(
+  built: readonly BuiltMemory[],
+  system: BenchSystem,
+  target: number,
+  untimed: (system: BenchSystem, k: number) => Promise<SystemRun>,
+  encoder: MemoTextEncoder,
+  progress: Progress,
+): Promise<SystemRun> {
+  const found = await findMatchedK(async (k) => summarize((await untimed(system, k)).scores).meanRounds, target, maxKOf(built, system));
+  const run = await askAll(built, atK(system, found.k, matchedName(system)), encoder, progress, true);
   return { ...run, matched: { k: found.k, reached: found.reached } };
 }
 

@@ -1,4 +1,5 @@
-import { normalizeRetrievalOptions, type RetrievalOptions } from '../src/options.js';
+import type { RetrievalOptions } from 'vmem';
+import { normalizeRetrievalOptions, withAblation, type RetrievalAblation } from 'vmem/internal';
 
 /** A retrieval configuration the benchmark compares; every system runs through `memory.retrieve`. */
 export interface BenchSystem {
@@ -6,49 +7,71 @@ export interface BenchSystem {
   readonly options: RetrievalOptions;
   /** What the system returns: whole rounds (blocks) or bare units. Decides how its context is measured. */
   readonly level: 'round' | 'unit';
-  /** True for the plain baselines that also run at a budget matched to `full`. */
+  /** True for the systems that also run at a budget matched to `full`. */
   readonly matchable: boolean;
+  /**
+   * A text-only baseline reads a question's picture as its caption appended to the question (in
+   * caption-proxy mode the caption is all there is of the picture), so it is not handicapped on
+   * questions about an attached picture.
+   */
+  readonly pictureAsText?: boolean;
 }
 
-/**
- * Options every system shares: retrieval stays LLM-free (also in `--llm` mode, where the memory
- * has a provider), so the six systems measure retrieval alone.
- */
+/** Every system stays LLM-free (also in `--llm` mode, where the memory has a provider), so they measure retrieval alone. */
 const NO_LLM: RetrievalOptions = { llmAnchors: false };
 
-const PLAIN: RetrievalOptions = { ...NO_LLM, routing: false, neighbours: 0, aggregationBranch: false, imageRoundFilter: false };
+/** The stages `full` adds on top of routing and round matching, all off. */
+const NO_EXTRAS: RetrievalAblation = { aggregationBranch: false, imageRoundFilter: false, bm25Over: 'unit', bm25Floor: 0, contentQuery: false, timeExpressions: false };
+
+/** No routing, no stages: what any retrieval system could do with the same lanes. */
+const PLAIN: RetrievalAblation = { ...NO_EXTRAS, routing: false, context: 'window' };
+
+const only = (signals: readonly string[]): RetrievalOptions['weights'] =>
+  Object.fromEntries(['bm25', 'dense', 'image', 'caption-anchor', 'image-echo'].map((signal) => [signal, signals.includes(signal) ? 1 : 0]));
 
 /**
  * The systems of one run, weakest first:
- * - `bm25`: rounds by BM25 over their text units and captions (no other signal, no neighbours);
- * - `dense`: rounds by text-lane cosine only (turn texts and captions; the image lane is off);
+ * - `bm25`: rounds by BM25 over each round's whole text, no context;
+ * - `dense`: rounds by text-lane cosine (turn texts and captions), no context;
+ * - `bm25-window`: `bm25` plus every ±1 same-session neighbour (never counted against k);
+ * - `hybrid-window`: BM25 over rounds and dense, by reciprocal rank fusion (κ = 60), plus the same window;
  * - `vanilla`: every lane the query supports, one fusion over units, bare units returned;
  * - `routed`: vanilla plus the four-case routing;
- * - `rounds`: routed plus round matching and ±1 neighbour blocks (every neighbour);
- * - `full`: the core's defaults (aggregation branch and image-round filter included).
+ * - `rounds`: routed plus round matching and V-Mem's ±1 neighbour window;
+ * - `full`: the core's defaults (round documents, BM25 floor, content query, time expressions,
+ *   aggregation branch, image-round filter, scored context).
+ * The four text baselines read a question's picture as its caption.
  */
 export const BENCH_SYSTEMS: readonly BenchSystem[] = [
-  { name: 'bm25', level: 'round', matchable: true, options: { ...PLAIN, weights: { bm25: 1, dense: 0, image: 0, 'caption-anchor': 0, 'image-echo': 0 } } },
-  { name: 'dense', level: 'round', matchable: true, options: { ...PLAIN, weights: { bm25: 0, dense: 1, image: 0, 'caption-anchor': 0, 'image-echo': 0 } } },
-  { name: 'vanilla', level: 'unit', matchable: true, options: { ...PLAIN, granularity: 'unit' } },
-  { name: 'routed', level: 'unit', matchable: true, options: { ...PLAIN, routing: true, granularity: 'unit' } },
-  { name: 'rounds', level: 'round', matchable: false, options: { ...NO_LLM, routing: true, granularity: 'round', aggregationBranch: false, imageRoundFilter: false, neighboursNeedEvidence: false } },
-  { name: 'full', level: 'round', matchable: false, options: { ...NO_LLM } },
+  { name: 'bm25', level: 'round', matchable: true, pictureAsText: true, options: withAblation({ ...NO_LLM, weights: only(['bm25']), neighbours: 0 }, { ...PLAIN, bm25Over: 'round' }) },
+  { name: 'dense', level: 'round', matchable: true, pictureAsText: true, options: withAblation({ ...NO_LLM, weights: only(['dense']), neighbours: 0 }, PLAIN) },
+  { name: 'bm25-window', level: 'round', matchable: true, pictureAsText: true, options: withAblation({ ...NO_LLM, weights: only(['bm25']), neighbours: 1, k: 10 }, { ...PLAIN, bm25Over: 'round' }) },
+  {
+    name: 'hybrid-window',
+    level: 'round',
+    matchable: true,
+    pictureAsText: true,
+    options: withAblation({ ...NO_LLM, weights: only(['bm25', 'dense']), neighbours: 1, rrfK: 60, k: 10 }, { ...PLAIN, bm25Over: 'round' }),
+  },
+  { name: 'vanilla', level: 'unit', matchable: true, options: withAblation({ ...NO_LLM, neighbours: 0, rrfK: 60 }, { ...PLAIN, granularity: 'unit' }) },
+  { name: 'routed', level: 'unit', matchable: true, options: withAblation({ ...NO_LLM, neighbours: 0, rrfK: 60 }, { ...PLAIN, routing: true, granularity: 'unit' }) },
+  { name: 'rounds', level: 'round', matchable: true, options: withAblation({ ...NO_LLM, neighbours: 1, rrfK: 60, k: 10 }, { ...NO_EXTRAS, context: 'window' }) },
+  { name: 'full', level: 'round', matchable: false, options: NO_LLM },
 ];
 
-/** The system whose budget the matched baselines copy. */
+/** The system whose budget the matched systems copy. */
 export const REFERENCE_SYSTEM = 'full';
 
-/** Name of a baseline's matched-budget run. */
+/** Name of a system's matched-budget run. */
 export function matchedName(system: BenchSystem): string {
   return `${system.name}@matched`;
 }
 
 /**
- * A baseline at hit count `k` (rounds for round-level systems, units for unit-level ones). The
+ * A system at `k` (rounds for round-level systems, units for unit-level ones), named `name`. The
  * per-signal pool grows with k, since a list cut at k cannot be longer than the candidates fused.
  */
-export function atBudget(system: BenchSystem, k: number): BenchSystem {
+export function atK(system: BenchSystem, k: number, name = system.name): BenchSystem {
   const defaultPool = normalizeRetrievalOptions(system.options).poolSize;
-  return { ...system, name: matchedName(system), options: { ...system.options, k, poolSize: Math.max(defaultPool, k) } };
+  return { ...system, name, options: { ...system.options, k, poolSize: Math.max(defaultPool, k) } };
 }

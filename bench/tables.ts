@@ -1,4 +1,4 @@
-import type { BenchReport, ReportEntry, SystemReport } from './report.js';
+import type { BenchReport, CurveEntry, ReportEntry, SystemReport } from './report.js';
 
 type Row = readonly string[];
 
@@ -30,8 +30,23 @@ export function formatReport(report: BenchReport): string {
   sections.push(perCategory('anyClue by category', (e) => e.anyClue, recall));
   sections.push(perCategory('meanRounds by category', (e) => e.meanRounds, budget));
   if (hasJudge) sections.push(perCategory('judge score by category (0 / 0.5 / 1 per answer)', (e) => e.judge, recall));
+  if (report.curves) sections.push(...curveTables(report.curves));
   const counts = `n per category: ${categories.map((c) => `${c} ${firstSystem?.byCategory[c]?.n ?? 0}`).join(', ')}`;
   return `${sections.join('\n\n')}\n\n${counts}\n`;
+}
+
+/** Recall against budget: one row per system, one column per target budget (the k used and the rounds it gave in the first table). */
+function curveTables(curves: NonNullable<BenchReport['curves']>): string[] {
+  const entries = Object.entries(curves);
+  const targets = entries[0]?.[1].map((point) => point.target) ?? [];
+  const header = ['system', ...targets.map((target) => `${target} rounds`)];
+  const table = (title: string, cell: (point: CurveEntry) => string) =>
+    `${title}\n\n${markdownTable(header, entries.map(([name, points]) => [name, ...points.map(cell)]))}`;
+  return [
+    table('Recall vs budget: allClue (k, mean rounds; ! = budget not reached)', (p) => `${recall(p.allClue)} (k${p.k}, ${budget(p.rounds)}${p.reached === false ? '!' : ''})`),
+    table('Recall vs budget: anyClue', (p) => recall(p.anyClue)),
+    table('Recall vs budget: meanChars', (p) => fixed(0)(p.meanChars)),
+  ];
 }
 
 function heading(report: BenchReport, first: SystemReport | undefined): string {
@@ -42,7 +57,10 @@ function heading(report: BenchReport, first: SystemReport | undefined): string {
   const llm = encoders.llmModel === undefined ? '' : `\nLLM: answers by ${encoders.llmModel}, judged by ${encoders.judgeModel ?? encoders.llmModel}.`;
   const build = first
     ? `\nBuild (shared by all systems): ${first.build.rounds} rounds in ${first.build.seconds.toFixed(1)} s, ${first.build.roundsPerSecond} rounds/s; ` +
-      `${encoders.buildEmbedSeconds.toFixed(1)} s of it embedding ${encoders.buildTextsEmbedded} distinct texts.`
+      `${encoders.buildEmbedSeconds.toFixed(1)} s of it embedding ${encoders.buildTextsEmbedded} distinct texts.` +
+      (encoders.vectorCache && encoders.vectorCache.servedTexts > 0
+        ? ` Vectors of ${encoders.vectorCache.servedTexts} texts came from the on-disk cache (${encoders.vectorCache.file}), so this is not an encoding time.`
+        : '')
     : '';
   return [
     `## ${report.dataset} (mode ${report.mode})`,

@@ -81,7 +81,7 @@ export type { ToolDefinition, MemoryToolName } from './tools/definitions.js';
 export type { RunToolOptions, ToolImage, ToolMemory, ToolResult, ToolRound } from './tools/run-tool.js';
 export type { ImageSourceResolver } from './tools/image-source.js';
 export type { AgentOptions, AgentResult, AgentStep, AgentToolCall } from './tools/agent.js';
-export type { MemoryOptions, RetrievalOptions } from './options.js';
+export type { MemoryOptions, RetrievalOptions, RetrievalFilter, TimeInput } from './options.js';
 export type {
   Block,
   DerivedDescription,

@@ -5,67 +5,97 @@ import type { LlmProvider } from './llm/types.js';
 import type { MemoryStorage } from './storage/types.js';
 import type { ImageResizer } from './images/types.js';
 import type { Signal } from './types.js';
+import { VmemError } from './errors.js';
+
+/** A time as `retrieve` accepts it: epoch ms, a Date, or an ISO date string. */
+export type TimeInput = number | string | Date;
+
+/**
+ * Which rounds retrieval may return. Every condition given must hold; a round that fails one is
+ * never a hit and never context. Nothing matching is not an error: the result is simply empty.
+ * @example { sessionIds: ['trip-2024'], timeRange: { from: '2024-05-01', to: '2024-06-01' }, meta: { source: 'chat' } }
+ */
+export interface RetrievalFilter {
+  /** Only rounds of these sessions. An id no round has matches nothing. @default every session */
+  readonly sessionIds?: readonly string[];
+  /**
+   * Only rounds whose timestamp is at or after `from` and before `to`. Either end may be left out.
+   * @default no time limit
+   * @example { from: '2024-05-01', to: new Date('2024-06-01') }
+   */
+  readonly timeRange?: { readonly from?: TimeInput; readonly to?: TimeInput };
+  /** Only rounds whose metadata holds every one of these keys with exactly this value. @default no metadata condition */
+  readonly meta?: Readonly<Record<string, string | number | boolean>>;
+}
 
 /** Knobs of routed retrieval. Every field has the default shown. */
 export interface RetrievalOptions {
-  /** Candidate units each signal contributes before fusion. @default 20 */
-  readonly poolSize?: number;
-  /** Reciprocal-rank-fusion constant κ in 1/(κ + rank). @default 60 */
-  readonly rrfK?: number;
-  /** Rounds returned as hits (neighbours come on top). @default 12 */
+  /** Rounds returned: the best-ranked hits and the context rounds ranked around them. @default 22 */
   readonly k?: number;
-  /** Rounds on each side of a hit added as context. @default 1 */
-  readonly neighbours?: number;
-  /**
-   * A neighbour joins the context only when some signal also found it (it is in a signal's candidate
-   * pool). A neighbour no signal found spends context on a guess. `false` adds every ±`neighbours` round.
-   * @default true
-   */
-  readonly neighboursNeedEvidence?: boolean;
-  /** k for aggregation questions, which also drop neighbours. @default 30 */
+  /** Rounds returned for aggregation questions ("how many…", "list…", "in what ways…"), which gather without context. @default 30 */
   readonly aggregationK?: number;
+  /** Rounds on each side of a hit that share its evidence as context (same session only). @default 1 */
+  readonly neighbours?: number;
+  /** Candidate rounds each signal contributes before fusion. @default 100 */
+  readonly poolSize?: number;
+  /** Reciprocal-rank-fusion constant κ in 1/(κ + rank): lower trusts the top of each list more. @default 10 */
+  readonly rrfK?: number;
   /** Per-signal weight in the fusion; 0 turns a signal off. @default { bm25: 1, dense: 1, image: 1, 'caption-anchor': 1, 'image-echo': 1 } */
   readonly weights?: Partial<Record<Signal, number>>;
-  /**
-   * Lanes vote equally in the fusion: each signal's weight is divided by the number of signals firing
-   * in its lane, so the text lane's BM25 and dense together weigh as much as the image lane (whose say
-   * `image-echo` shares, since it follows from the image match).
-   * @default true
-   */
-  readonly laneBalance?: boolean;
-  /** In text→image, drop rounds with no image within ±1 (unless none would remain). @default true */
-  readonly imageRoundFilter?: boolean;
-  /** Apply the aggregation branch (no neighbours, wider k). @default true */
-  readonly aggregationBranch?: boolean;
   /** Ask the LLM for a hypothetical caption (text→image) and image keywords (image+text→text). @default true */
   readonly llmAnchors?: boolean;
-  /**
-   * Use the four-case router. `false` fires every lane the query supports with the raw query (an ablation).
-   * @default true
-   */
-  readonly routing?: boolean;
-  /**
-   * `'round'` ranks rounds by their best unit and returns whole rounds; `'unit'` fuses and returns bare
-   * units (an ablation used by the benchmark's `vanilla` and `routed` systems).
-   * @default 'round'
-   */
-  readonly granularity?: 'round' | 'unit';
+  /** Which rounds may come back. @default every round */
+  readonly filter?: RetrievalFilter;
 }
 
-export interface NormalizedRetrievalOptions {
-  readonly poolSize: number;
-  readonly rrfK: number;
-  readonly k: number;
-  readonly neighbours: number;
-  readonly neighboursNeedEvidence: boolean;
-  readonly aggregationK: number;
+/**
+ * How retrieval fills the returned rounds around its hits:
+ * - `scored`: every round is ranked by its own evidence plus a share of its neighbours' and of its
+ *   session's best, and the top `k` come back (the default);
+ * - `window`: the top `k` hits plus every ±`neighbours` round (V-Mem's rule), never counted against k;
+ * - `evidence-window`: the same, but a neighbour joins only if some signal found it.
+ */
+export type ContextRule = 'scored' | 'window' | 'evidence-window';
+
+/**
+ * Benchmark switches: each turns one stage of retrieval off or picks an older variant, so the
+ * benchmark can measure what the stage adds. Unstable: reached only through `vmem/internal`.
+ */
+export interface RetrievalAblation {
+  /** Use the four-case router; `false` fires every lane the query supports with the raw query. @default true */
+  readonly routing?: boolean;
+  /** `'unit'` fuses and returns bare units instead of rounds. @default 'round' */
+  readonly granularity?: 'round' | 'unit';
+  /** Each signal's weight is divided among the signals of its lane, so lanes vote equally. @default true */
+  readonly laneBalance?: boolean;
+  /** In text→image, only rounds with an image within ±1 may be hits (unless none would remain). @default true */
+  readonly imageRoundFilter?: boolean;
+  /** Aggregation questions get `aggregationK` rounds and no context. @default true */
+  readonly aggregationBranch?: boolean;
+  /** How context rounds join. @default 'scored' */
+  readonly context?: ContextRule;
+  /** Under `scored`: share of each neighbour's evidence a round gets. @default 0.3 */
+  readonly neighbourShare?: number;
+  /** Under `scored`: share of its session's best evidence a round gets. @default 0.5 */
+  readonly sessionShare?: number;
+  /** BM25 ranks whole rounds (`'round'`) or a round by its best unit (`'unit'`). @default 'round' */
+  readonly bm25Over?: 'round' | 'unit';
+  /** BM25 hits scoring under this fraction of the best hit are dropped. @default 0.1 */
+  readonly bm25Floor?: number;
+  /** Dense also searches with the question's content words (its interrogative frame dropped). @default true */
+  readonly contentQuery?: boolean;
+  /** Rounds inside a time the question names ("in May 2023") rank above the others. @default true */
+  readonly timeExpressions?: boolean;
+  /** "Now" for relative dates ("yesterday"), epoch ms. @default Date.now() */
+  readonly now?: number;
+}
+
+/** Retrieval options with every default filled in and every number checked. */
+export interface NormalizedRetrievalOptions extends Required<Omit<RetrievalOptions, 'weights' | 'filter' | 'llmAnchors'>>, Required<Omit<RetrievalAblation, 'now'>> {
   readonly weights: Readonly<Record<Signal, number>>;
-  readonly laneBalance: boolean;
-  readonly imageRoundFilter: boolean;
-  readonly aggregationBranch: boolean;
   readonly llmAnchors: boolean;
-  readonly routing: boolean;
-  readonly granularity: 'round' | 'unit';
+  readonly filter: RetrievalFilter | undefined;
+  readonly now: number | undefined;
 }
 
 /** Options of `createMemory`. */
@@ -118,40 +148,92 @@ export interface MemoryOptions {
 
 export const DEFAULT_MAX_TEXT_CHARS = 20_000;
 
-export function normalizeRetrievalOptions(options: RetrievalOptions = {}, base?: NormalizedRetrievalOptions): NormalizedRetrievalOptions {
+/** Where `vmem/internal` hangs ablation switches on an options object; invisible to the public types. */
+export const ABLATION = Symbol('vmem.retrievalAblation');
+
+/**
+ * Options with benchmark switches attached. The switches ride on a symbol, so they survive spreading
+ * and passing through `answer`, yet no public type mentions them.
+ * @example memory.retrieve(question, withAblation({ k: 12 }, { routing: false, granularity: 'unit' }))
+ */
+export function withAblation(options: RetrievalOptions, ablation: RetrievalAblation): RetrievalOptions {
+  const current = (options as { [ABLATION]?: RetrievalAblation })[ABLATION];
+  return { ...options, [ABLATION]: { ...current, ...ablation } } as RetrievalOptions;
+}
+
+const DEFAULTS: NormalizedRetrievalOptions = {
+  k: 22,
+  aggregationK: 30,
+  neighbours: 1,
+  poolSize: 100,
+  rrfK: 10,
+  weights: { bm25: 1, dense: 1, image: 1, 'caption-anchor': 1, 'image-echo': 1 },
+  llmAnchors: true,
+  filter: undefined,
+  routing: true,
+  granularity: 'round',
+  laneBalance: true,
+  imageRoundFilter: true,
+  aggregationBranch: true,
+  context: 'scored',
+  neighbourShare: 0.3,
+  sessionShare: 0.5,
+  bm25Over: 'round',
+  bm25Floor: 0.1,
+  contentQuery: true,
+  timeExpressions: true,
+  now: undefined,
+};
+
+/**
+ * Fills in defaults (from `base`, else the built-in ones) and checks every number: a count must be a
+ * whole number (k and the pool at least 1), a weight or share finite and not negative. Bad values
+ * reject with `INVALID_INPUT`.
+ */
+export function normalizeRetrievalOptions(options: RetrievalOptions = {}, base: NormalizedRetrievalOptions = DEFAULTS): NormalizedRetrievalOptions {
+  const ablation: RetrievalAblation = (options as { [ABLATION]?: RetrievalAblation })[ABLATION] ?? {};
   const pick = <T>(value: T | undefined, fallback: T): T => (value === undefined ? fallback : value);
-  const defaults: NormalizedRetrievalOptions = base ?? {
-    poolSize: 20,
-    rrfK: 60,
-    k: 12,
-    neighbours: 1,
-    neighboursNeedEvidence: true,
-    aggregationK: 30,
-    weights: { bm25: 1, dense: 1, image: 1, 'caption-anchor': 1, 'image-echo': 1 },
-    laneBalance: true,
-    imageRoundFilter: true,
-    aggregationBranch: true,
-    llmAnchors: true,
-    routing: true,
-    granularity: 'round',
-  };
+  const weights = { ...base.weights };
+  for (const [signal, weight] of Object.entries(options.weights ?? {})) {
+    if (weight === undefined) continue;
+    if (!(signal in weights)) throw new VmemError('INVALID_INPUT', `weights.${signal} is not a signal; use one of ${Object.keys(weights).join(', ')}.`);
+    weights[signal as Signal] = nonNegative(weight, `weights.${signal}`);
+  }
   return {
-    poolSize: pick(options.poolSize, defaults.poolSize),
-    rrfK: pick(options.rrfK, defaults.rrfK),
-    k: pick(options.k, defaults.k),
-    neighbours: pick(options.neighbours, defaults.neighbours),
-    neighboursNeedEvidence: pick(options.neighboursNeedEvidence, defaults.neighboursNeedEvidence),
-    aggregationK: pick(options.aggregationK, defaults.aggregationK),
-    weights: { ...defaults.weights, ...definedEntries(options.weights ?? {}) },
-    laneBalance: pick(options.laneBalance, defaults.laneBalance),
-    imageRoundFilter: pick(options.imageRoundFilter, defaults.imageRoundFilter),
-    aggregationBranch: pick(options.aggregationBranch, defaults.aggregationBranch),
-    llmAnchors: pick(options.llmAnchors, defaults.llmAnchors),
-    routing: pick(options.routing, defaults.routing),
-    granularity: pick(options.granularity, defaults.granularity),
+    k: count(pick(options.k, base.k), 'k', 1),
+    aggregationK: count(pick(options.aggregationK, base.aggregationK), 'aggregationK', 1),
+    neighbours: count(pick(options.neighbours, base.neighbours), 'neighbours', 0),
+    poolSize: count(pick(options.poolSize, base.poolSize), 'poolSize', 1),
+    rrfK: nonNegative(pick(options.rrfK, base.rrfK), 'rrfK'),
+    weights,
+    llmAnchors: pick(options.llmAnchors, base.llmAnchors),
+    filter: pick(options.filter, base.filter),
+    routing: pick(ablation.routing, base.routing),
+    granularity: pick(ablation.granularity, base.granularity),
+    laneBalance: pick(ablation.laneBalance, base.laneBalance),
+    imageRoundFilter: pick(ablation.imageRoundFilter, base.imageRoundFilter),
+    aggregationBranch: pick(ablation.aggregationBranch, base.aggregationBranch),
+    context: pick(ablation.context, base.context),
+    neighbourShare: nonNegative(pick(ablation.neighbourShare, base.neighbourShare), 'neighbourShare'),
+    sessionShare: nonNegative(pick(ablation.sessionShare, base.sessionShare), 'sessionShare'),
+    bm25Over: pick(ablation.bm25Over, base.bm25Over),
+    bm25Floor: nonNegative(pick(ablation.bm25Floor, base.bm25Floor), 'bm25Floor'),
+    contentQuery: pick(ablation.contentQuery, base.contentQuery),
+    timeExpressions: pick(ablation.timeExpressions, base.timeExpressions),
+    now: pick(ablation.now, base.now),
   };
 }
 
-function definedEntries<T extends object>(record: T): Partial<T> {
-  return Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined)) as Partial<T>;
+function count(value: number, name: string, min: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
+    throw new VmemError('INVALID_INPUT', `Retrieval option ${name} must be a whole number of at least ${min}, got ${String(value)}.`);
+  }
+  return value;
+}
+
+function nonNegative(value: number, name: string): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw new VmemError('INVALID_INPUT', `Retrieval option ${name} must be a finite number of at least 0, got ${String(value)}.`);
+  }
+  return value;
 }

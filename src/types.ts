@@ -134,9 +134,9 @@ export interface Route {
   readonly target: 'text' | 'image';
   /** Asks for a number ("how many…"): no hypothetical caption. */
   readonly counting: boolean;
-  /** Gathers across the history ("list…", "how many different…"): no neighbours, wider k. */
+  /** Gathers across the history ("how many…", "list…", "in what ways…"): wider k, no context rounds. */
   readonly aggregation: boolean;
-  /** Asks whether a statement conflicts with memory: answer is forced to Yes/No. */
+  /** Asks whether a statement holds against memory ("Is it true that…?"): the answer is a Yes/No to the question as asked. */
   readonly conflict: boolean;
 }
 
@@ -157,21 +157,22 @@ export interface TraceHit {
   readonly rank: number;
   /** Raw score of the best unit (BM25 score or cosine). */
   readonly score: number;
+  /** The unit that matched; the round id itself when BM25 ranked the whole round. */
   readonly unitId: string;
   /** What the unit indexes; `derived` marks a machine-derived picture description. */
   readonly unitKind?: UnitKind;
 }
 
-/** Why a returned round came back. */
+/** Why a returned round came back. Hits come first, in rank order, then context rounds. */
 export interface TraceEntry {
   readonly roundId: string;
-  /** 1-based fused rank; undefined for rounds that came in only as neighbours. */
+  /** 1-based rank among the hits; undefined for context rounds. */
   readonly rank?: number;
   readonly fusedScore: number;
   readonly hits: readonly TraceHit[];
-  /** True when the round is context around a hit, not a hit itself. */
+  /** True when the round is context (no signal found it; it came back for the hits near it), not a hit. */
   readonly neighbour: boolean;
-  /** The hit round(s) it is a neighbour of. */
+  /** The hit round(s) it is context for: its neighbours among the hits, else its session's best hit. */
   readonly neighbourOf?: readonly string[];
 }
 
@@ -188,8 +189,17 @@ export interface RetrievalResult {
   readonly queryText: string;
   /** The hypothetical caption, when one was made. */
   readonly captionAnchor?: string;
+  /** Words a vision LLM read off the attached picture, when it was asked. */
+  readonly imageKeywords?: readonly string[];
+  /** The stored image most like the attached one (the image lane's best match), when there was one. */
+  readonly imageMatch?: { readonly imageId: string; readonly roundId: string; readonly score: number };
+  /** The times the question names ("in May 2023", "yesterday"): rounds inside them rank first. */
+  readonly timeSpans?: readonly { readonly start: number; readonly end: number; readonly text: string }[];
   readonly blocks: readonly Block[];
-  /** Images of the top rounds, best first; for image targets, the answer itself. */
+  /**
+   * Pictures that answer: for image targets, those of the top rounds (the matched one first); for text
+   * targets, the hit rounds' own pictures. Both in rank order; context rounds' pictures stay in `blocks`.
+   */
   readonly images: readonly ImageRef[];
   readonly trace: readonly TraceEntry[];
   /** Problems that degraded this retrieval without stopping it, e.g. an LLM anchor that failed. */

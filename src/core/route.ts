@@ -23,16 +23,15 @@ const QUERY_IMAGE_REFERENCE = new RegExp(
 
 const COUNTING = /\b(?:how\s+many|how\s+much|how\s+often|number\s+of|count\b|tally|total\s+(?:number|count))/i;
 
+/*
+ * V-Mem's aggregation triggers (Appendix B): "how many…", "list…", "in what ways…". A question that
+ * gathers across the history gets a wider k and no context rounds.
+ */
 const AGGREGATION_PATTERNS: readonly RegExp[] = [
-  /\b(?:list|enumerate|itemi[sz]e|name)\s+(?:out\s+)?(?:all|every|each|the|some|any)\b/i,
-  /^\s*(?:please\s+)?(?:list|enumerate)\b/i,
-  /\bhow\s+many\s+(?:different|distinct|kinds?\s+of|types?\s+of|sorts?\s+of|separate|unique|times)\b/i,
-  /\b(?:all|every)\s+(?:of\s+)?(?:the\s+)?(?:\w+\s+){0,3}?(?:that|which|who|mentioned|discussed|talked|shown|shared|named|recommended|suggested|visited|bought|tried)\b/i,
-  /\bwhat\s+(?:\w+\s+){0,4}?(?:has|have|had)\s+\w+(?:\s+\w+)?\s+(?:done|tried|made|visited|bought|read|watched|played|cooked|baked|painted|learned|taken|attended|collected|planted|adopted|written|built|seen|used|owned|worked\s+on)\b/i,
-  /\b(?:what|which)\s+(?:are|were)\s+(?:all\s+)?(?:the\s+)?(?:\w+\s+){0,3}?(?:\w+s)\s+(?:that|which)?\s*(?:\w+\s+)?(?:mentioned|discussed|talked\s+about|shared|recommended|suggested)\b/i,
-  // "find all…", "show me every…", "search for all photos of…": a request for every instance, not one.
-  /\b(?:find|search\s+(?:for|out)|look\s+(?:for|up)|show|get|give|send|retrieve|fetch|locate|display|pull\s+up|bring\s+up|collect|gather)\s+(?:me\s+|us\s+)?(?:all|every)\b/i,
-  /\b(?:so\s+far|in\s+total|altogether|across\s+(?:all\s+)?(?:the\s+)?(?:sessions|conversations|chats))\b/i,
+  /\bhow\s+many\b/i,
+  /^\s*(?:(?:please|can\s+you|could\s+you|would\s+you)\s+)*list\b/i,
+  /\blist\s+(?:out\s+)?(?:all|every|each|the|of|some|any|what|which|everything)\b/i,
+  /\bin\s+what\s+ways?\b/i,
 ];
 
 const CONFLICT_PATTERNS: readonly RegExp[] = [

@@ -1,4 +1,4 @@
-import type { LaneHit } from '../core/retrieve.js';
+import type { AcceptRound, LaneHit } from '../core/run.js';
 import type { StoredUnit } from '../types.js';
 import { Bm25Index } from './bm25.js';
 import { VectorMatrix } from './vector-matrix.js';
@@ -7,11 +7,13 @@ import { VectorMatrix } from './vector-matrix.js';
 export type IndexedUnit = Omit<StoredUnit, 'vector'>;
 
 /**
- * The text lane (BM25 + dense over turn texts and captions) and the image lane (cosine over image
- * vectors), with the unit table both share.
+ * The text lane (BM25 + dense over turn texts and captions, and BM25 over whole rounds) and the image
+ * lane (cosine over image vectors), with the unit table both share.
  */
 export class Lanes {
   private bm25Index = new Bm25Index();
+  /** One document per round: its turns' text together, so BM25 weighs a question against the whole exchange. */
+  private roundIndex = new Bm25Index();
   private textVectors: VectorMatrix;
   private imageVectors: VectorMatrix | undefined;
   private readonly units = new Map<string, IndexedUnit>();
@@ -57,6 +59,7 @@ export class Lanes {
    */
   addFacts(units: readonly IndexedUnit[]): void {
     const textDocs: { id: string; text: string }[] = [];
+    const rounds = new Set<string>();
     for (const unit of units) {
       if (this.units.has(unit.id)) continue;
       const { vector: _vector, ...facts } = unit as StoredUnit;
@@ -65,8 +68,22 @@ export class Lanes {
       const ofRound = this.unitsOfRound.get(unit.roundId);
       if (ofRound) ofRound.push(unit.id);
       else this.unitsOfRound.set(unit.roundId, [unit.id]);
+      rounds.add(unit.roundId);
     }
     this.bm25Index.insert(textDocs);
+    this.roundIndex.insert([...rounds].flatMap((roundId) => {
+      const text = this.roundText(roundId);
+      return text ? [{ id: roundId, text }] : [];
+    }));
+  }
+
+  /** A round's document: its text units (captions are already folded into their turn's text), user first. */
+  private roundText(roundId: string): string {
+    const texts = (this.unitsOfRound.get(roundId) ?? [])
+      .map((id) => this.units.get(id)!)
+      .filter((unit) => unit.lane === 'text' && unit.kind !== 'caption' && unit.text)
+      .sort((a, b) => Number(a.role === 'assistant') - Number(b.role === 'assistant'));
+    return texts.map((unit) => unit.text).join('\n');
   }
 
   /** Second stage: the vectors of units given to `addFacts` (same order), into the matrices. */
@@ -86,6 +103,7 @@ export class Lanes {
     const unitIds = this.unitsOfRound.get(roundId) ?? [];
     const textIds = unitIds.filter((id) => this.units.get(id)?.lane === 'text');
     this.bm25Index.remove(textIds);
+    this.roundIndex.remove([roundId]);
     for (const id of unitIds) {
       this.textVectors.remove(id);
       this.imageVectors?.remove(id);
@@ -97,43 +115,46 @@ export class Lanes {
   /** Starts empty indexes (cheaper than removing every round one by one). */
   clear(): void {
     this.bm25Index = new Bm25Index();
+    this.roundIndex = new Bm25Index();
     this.textVectors = new VectorMatrix(this.textDimension);
     this.imageVectors = this.imageDimension === undefined ? undefined : new VectorMatrix(this.imageDimension);
     this.units.clear();
     this.unitsOfRound.clear();
   }
 
-  bm25(text: string, limit: number, accept?: (roundId: string) => boolean): LaneHit[] {
+  bm25(text: string, limit: number, accept?: AcceptRound, captionsOnly = false): LaneHit[] {
     // The filter applies inside the search, so it keeps the best accepted units and never starves the pool.
-    const acceptUnit = accept && ((unitId: string) => {
+    return this.toLaneHits(this.bm25Index.search(text, limit, this.unitFilter(accept, captionsOnly)), limit);
+  }
+
+  /** BM25 over whole rounds; each hit's `unitId` is the round id. */
+  roundBm25(text: string, limit: number, accept?: AcceptRound): LaneHit[] {
+    return this.roundIndex.search(text, limit, accept).map((hit) => ({ unitId: hit.id, roundId: hit.id, score: hit.score }));
+  }
+
+  dense(vector: Float32Array, limit: number, accept?: AcceptRound, captionsOnly = false): LaneHit[] {
+    return this.toLaneHits(this.textVectors.nearest(vector, limit, this.unitFilter(accept, captionsOnly)), limit);
+  }
+
+  private unitFilter(accept: AcceptRound | undefined, captionsOnly: boolean): ((unitId: string) => boolean) | undefined {
+    if (!accept && !captionsOnly) return undefined;
+    return (unitId) => {
       const unit = this.units.get(unitId);
-      return unit !== undefined && accept(unit.roundId);
-    });
-    return this.toLaneHits(this.bm25Index.search(text, limit, acceptUnit), limit);
+      return unit !== undefined && (!captionsOnly || unit.kind === 'caption' || unit.kind === 'derived') && (!accept || accept(unit.roundId));
+    };
   }
 
-  dense(vector: Float32Array, limit: number, accept?: (roundId: string) => boolean, captionsOnly = false): LaneHit[] {
-    const filter =
-      accept || captionsOnly
-        ? (unitId: string) => {
-            const unit = this.units.get(unitId);
-            return unit !== undefined && (!captionsOnly || unit.kind === 'caption' || unit.kind === 'derived') && (!accept || accept(unit.roundId));
-          }
-        : undefined;
-    return this.toLaneHits(this.textVectors.nearest(vector, limit, filter), limit);
-  }
-
-  image(vector: Float32Array, limit: number, accept?: (roundId: string) => boolean): LaneHit[] {
+  image(vector: Float32Array, limit: number, accept?: AcceptRound): LaneHit[] {
     if (!this.imageVectors) return [];
     const filter = accept ? (unitId: string) => accept(this.units.get(unitId)?.roundId ?? '') : undefined;
     return this.toLaneHits(this.imageVectors.nearest(vector, limit, filter), limit);
   }
 
-  private toLaneHits(hits: readonly { id: string; score: number }[], limit: number, accept?: (roundId: string) => boolean): LaneHit[] {
+  private toLaneHits(hits: readonly { id: string; score: number }[], limit: number): LaneHit[] {
     const out: LaneHit[] = [];
     for (const hit of hits) {
       const unit = this.units.get(hit.id);
-      if (!unit || (accept && !accept(unit.roundId))) continue;
+      if (!unit) continue;
       out.push({ unitId: hit.id, roundId: unit.roundId, score: hit.score });
       if (out.length >= limit) break;
     }

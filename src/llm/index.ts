@@ -27,8 +27,11 @@ export {
   imageKeywordsPrompt,
   imageNote,
   parseKeywords,
-  parseYesNo,
+  parseVerdict,
+  queryImageNote,
   type AnswerPromptInput,
   type ConflictPromptInput,
+  type QueryImageNoteInput,
+  type Verdict,
   type FormatContextOptions,
 } from './prompts.js';

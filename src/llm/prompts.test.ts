@@ -11,7 +11,8 @@ import {
   imageKeywordsPrompt,
   imageNote,
   parseKeywords,
-  parseYesNo,
+  parseVerdict,
+  queryImageNote,
 } from './prompts.js';
 
 function round(id: string, seq: number, iso: string, user: string, assistant: string, images: ImageRef[] = []): StoredRound {
@@ -99,39 +100,57 @@ describe('parseKeywords', () => {
     expect(parseKeywords(reply)).toEqual(expected);
   });
 
-  it('keeps at most ten keywords by default', () => {
+  it('keeps at most eight keywords by default, as the prompt asks', () => {
     const reply = Array.from({ length: 15 }, (_, i) => `word${i}`).join(', ');
-    expect(parseKeywords(reply)).toHaveLength(10);
+    expect(parseKeywords(reply)).toHaveLength(8);
     expect(parseKeywords(reply, 3)).toEqual(['word0', 'word1', 'word2']);
   });
 });
 
-describe('parseYesNo', () => {
+describe('parseVerdict', () => {
   it.each([
     ['Yes. You said you live in Porto.', 'Yes'],
-    ['no, nothing in memory contradicts it', 'No'],
-    ['**No** — the memory never mentions a dog.', 'No'],
+    ['no, you said you are not allergic to it', 'No'],
+    ['**No** — the memory says you sold it.', 'No'],
     ['"Yes", because you sold the car in May.', 'Yes'],
-    ['Answer: No. Nothing says otherwise.', 'No'],
+    ['Answer: No. You said otherwise.', 'No'],
     ['  YES\nbecause …', 'Yes'],
+    ['Not in memory. Nothing mentions peanuts.', 'Not in memory'],
+    ['**Not mentioned in the memory**: no word about a dog.', 'Not in memory'],
   ] as const)('reads %j as %s', (reply, expected) => {
-    expect(parseYesNo(reply)).toBe(expected);
+    expect(parseVerdict(reply)).toBe(expected);
   });
 
-  it.each(['Yesterday you said otherwise.', 'Nothing conflicts.', 'I think yes.', ''])('finds no verdict in %j', (reply) => {
-    expect(parseYesNo(reply)).toBeUndefined();
+  it.each(['Yesterday you said otherwise.', 'Nothing conflicts.', 'I think yes.', 'Nothing in memory.', ''])('finds no verdict in %j', (reply) => {
+    expect(parseVerdict(reply)).toBeUndefined();
   });
 });
 
 describe('conflictPrompt', () => {
-  it('gives the statement and memory and demands a reply starting with Yes or No', () => {
-    const messages = conflictPrompt({ statement: 'My manager is Sam.', context: formatContext(blocks) });
+  it('gives the question as asked and the memory, and demands a reply starting with the verdict', () => {
+    const messages = conflictPrompt({ question: 'Is it true that my manager is Sam?', context: formatContext(blocks) });
     const ask = messages[messages.length - 1];
     expect(ask?.role).toBe('user');
-    expect(ask?.content).toContain('Statement: My manager is Sam.');
+    expect(ask?.content).toContain('Question: Is it true that my manager is Sam?');
     expect(ask?.content).toContain('User: My manager is Dana.');
-    expect(ask?.content).toMatch(/start your reply with exactly "Yes".*exactly "No"/is);
+    expect(ask?.content).toMatch(/exactly as it is asked/);
+    expect(ask?.content).toMatch(/"Yes" when the memory supports it and "No" when the memory contradicts it/);
+    expect(ask?.content).toMatch(/start your reply with exactly "Yes", "No" or "Not in memory"/i);
     expect(ask?.content).toMatch(/one sentence/i);
+  });
+});
+
+describe('queryImageNote', () => {
+  it('says what the attached picture shows and which stored picture matches it', () => {
+    const note = queryImageNote({ shows: 'a red motorcycle.', match: { imageId: 'img-4', caption: 'my new motorbike', date: '2024-05-01' } });
+    expect(note).toBe('The question comes with a picture that shows: a red motorcycle. The stored picture most like it is image img-4 from 2024-05-01: my new motorbike.');
+    expect(queryImageNote({ match: { imageId: 'img-4' } })).toBe('The question comes with a picture. The stored picture most like it is image img-4.');
+    expect(queryImageNote({})).toBe('');
+  });
+
+  it('goes into the answer prompt before the question', () => {
+    const [, user] = answerPrompt({ question: 'Where did I buy this?', context: 'ctx', queryImageNote: queryImageNote({ shows: 'a blue vase' }) });
+    expect(user?.content).toMatch(/shows: a blue vase\.[\s\S]*Question: Where did I buy this\?$/);
   });
 });
 
@@ -192,7 +211,8 @@ describe('caption anchor and image keywords prompts', () => {
     const [, user] = imageKeywordsPrompt(image, 'Where did I buy this?');
     expect(user?.images).toEqual([image]);
     expect(user?.content).toContain('Where did I buy this?');
-    expect(user?.content).toMatch(/5 to 10 keywords/);
+    expect(user?.content).toMatch(/at most 8 keywords/);
+    expect(user?.content).toMatch(/words someone answering the question would use/);
     expect(user?.content).toMatch(/separated by commas/);
   });
 });

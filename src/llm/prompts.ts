@@ -37,9 +37,13 @@ export function cleanCaption(reply: string): string {
   return stripQuotes(reply.trim().replace(/^(?:hypothetical\s+)?caption\s*:\s*/i, '')).replace(/\s+/g, ' ').trim();
 }
 
+/** V-Mem asks for at most 8 keywords (Appendix C): more only blur what the picture shows. */
+export const IMAGE_KEYWORDS_MAX = 8;
+
 /**
- * Asks a vision model to name what the query image shows, for image+text→text retrieval: the
- * keywords are appended to the question before the text lanes search.
+ * Asks a vision model to name what the query image shows, for image+text→text retrieval: at most
+ * 8 terms, in the words an answer would use, so they match how the memory talks about it. The
+ * keywords search every round; the question's own words re-rank the image matches.
  * @example
  * const words = parseKeywords(await llm.complete({ messages: imageKeywordsPrompt({ url: dataUrl }, 'Where did I buy this?') }));
  */
@@ -53,9 +57,9 @@ export function imageKeywordsPrompt(image: LlmImage, question: string): LlmMessa
       role: 'user',
       content:
         `The attached picture comes with this question: "${question.trim()}"\n\n` +
-        'Give 5 to 10 keywords for what is visible in the picture that could help find the answer: ' +
-        'objects, people, animals, the kind of place, brands, and any text you can read. ' +
-        'Reply with the keywords only, on one line, separated by commas.',
+        `Give at most ${IMAGE_KEYWORDS_MAX} keywords for what is visible in the picture that could help find the answer, ` +
+        'in the words someone answering the question would use: objects, people, animals, the kind of place, brands, ' +
+        'and any text you can read. Reply with the keywords only, on one line, separated by commas.',
       images: [image],
     },
   ];
@@ -67,7 +71,7 @@ export function imageKeywordsPrompt(image: LlmImage, question: string): LlmMessa
  * @example
  * parseKeywords('1. "red bicycle"\n2. street\n- Bike shop sign') // ['red bicycle', 'street', 'Bike shop sign']
  */
-export function parseKeywords(reply: string, max = 10): string[] {
+export function parseKeywords(reply: string, max = IMAGE_KEYWORDS_MAX): string[] {
   const seen = new Set<string>();
   const keywords: string[] = [];
   // Drop a lead-in such as "Keywords:" or "Here are the keywords for the picture:".
@@ -98,6 +102,8 @@ export interface AnswerPromptInput {
   readonly context: string;
   /** Tells the model about attached images, usually `imageNote(n)`. @default undefined (no note) */
   readonly imageNote?: string;
+  /** Tells the model about the picture the question came with, usually `queryImageNote(…)`. @default undefined (no note) */
+  readonly queryImageNote?: string;
   /** Today's date, so the model can reason about "last week". A string is used as is. @default undefined (not stated) */
   readonly today?: number | Date | string;
   /** Images to attach to the question message, in the order `imageNote` announces. @default [] */
@@ -113,7 +119,7 @@ export interface AnswerPromptInput {
  */
 export function answerPrompt(input: AnswerPromptInput): LlmMessage[] {
   const sections = [`Memory excerpts:\n${input.context.trim()}`];
-  if (input.imageNote !== undefined && input.imageNote.trim() !== '') sections.push(input.imageNote.trim());
+  for (const note of [input.queryImageNote, input.imageNote]) if (note !== undefined && note.trim() !== '') sections.push(note.trim());
   if (input.today !== undefined) sections.push(`Today is ${describeToday(input.today, input.timeZone)}.`);
   sections.push(`Question: ${input.question.trim()}`);
   const question: LlmMessage =
@@ -141,50 +147,91 @@ function describeToday(today: number | Date | string, timeZone: string | undefin
 
 /** Inputs of `conflictPrompt`. */
 export interface ConflictPromptInput {
-  /** The claim to check, e.g. "I have never owned a dog." */
-  readonly statement: string;
+  /** The yes/no question as the user asked it, e.g. "Is it true that I'm allergic to peanuts?" */
+  readonly question: string;
   /** Retrieved memory, usually `formatContext(result.blocks)`. */
   readonly context: string;
 }
 
+/** What `parseVerdict` reads off a `conflictPrompt` reply. */
+export type Verdict = 'Yes' | 'No' | 'Not in memory';
+
 /**
- * Asks whether a statement contradicts the memory. The reply must open with exactly `Yes` or `No`
- * (read it with `parseYesNo`), followed by one sentence of reason.
+ * Asks a yes/no question about a statement against the memory ("Is it true that…?", "Does this
+ * conflict with…?"). The model answers the question as asked: for "Is it true that I'm allergic to
+ * peanuts?", Yes when the memory says so and No when it says otherwise; "Not in memory" when the
+ * memory does not bear on it. The reply opens with the verdict (read it with `parseVerdict`), then
+ * one sentence of reason.
  */
 export function conflictPrompt(input: ConflictPromptInput): LlmMessage[] {
   return [
     {
       role: 'system',
       content:
-        'You check new statements against what a user said in earlier conversations. ' +
-        'Your reply always begins with the single word Yes or No.',
+        'You check statements against what a user said in earlier conversations and answer yes/no questions about them. ' +
+        'Your reply always begins with Yes, No, or Not in memory.',
     },
     {
       role: 'user',
       content:
         `Memory excerpts:\n${input.context.trim()}\n\n` +
-        `Statement: ${input.statement.trim()}\n\n` +
-        'Does the statement contradict anything in the memory excerpts? ' +
-        'Start your reply with exactly "Yes" if it does, or exactly "No" if it does not (including when ' +
-        'the memory says nothing about it). Then give one sentence explaining why.',
+        `Question: ${input.question.trim()}\n\n` +
+        'Answer the question exactly as it is asked, from the memory excerpts. If it asks whether something is true, ' +
+        'say "Yes" when the memory supports it and "No" when the memory contradicts it. If it asks whether something ' +
+        'conflicts with or contradicts the memory, say "Yes" when it does and "No" when it does not. If the memory says ' +
+        'nothing that bears on it, say "Not in memory". Start your reply with exactly "Yes", "No" or "Not in memory", ' +
+        'then give one sentence explaining why.',
     },
   ];
 }
 
 /**
- * `Yes` or `No` from the start of a reply; undefined when the reply opens with neither.
+ * The verdict at the start of a `conflictPrompt` reply; undefined when the reply opens with none.
  * Ignores case, leading quotes/markdown and an `Answer:` label.
  * @example
- * parseYesNo('**No.** The memory never mentions a dog.') // 'No'
+ * parseVerdict('**No.** You said you are not allergic.') // 'No'
  */
-export function parseYesNo(reply: string): 'Yes' | 'No' | undefined {
+export function parseVerdict(reply: string): Verdict | undefined {
   const start = reply
     .replace(/^[\s"'`*_#>([]+/, '')
     .replace(/^(?:final\s+)?answer\s*:\s*/i, '')
     .replace(/^[\s"'`*_([]+/, '');
+  if (/^not\s+(?:in|mentioned\s+in)\s+(?:the\s+)?memory\b/i.test(start)) return 'Not in memory';
   const match = /^(yes|no)\b/i.exec(start);
   if (match === null) return undefined;
   return (match[1] as string).toLowerCase() === 'yes' ? 'Yes' : 'No';
+}
+
+/** What the picture attached to a question shows, and the stored picture most like it. */
+export interface QueryImageNoteInput {
+  /** What the picture shows: its caption, or keywords a vision model read off it. */
+  readonly shows?: string;
+  /** The image lane's best match among stored pictures. */
+  readonly match?: { readonly imageId: string; readonly caption?: string; readonly date?: string };
+}
+
+/**
+ * The note that tells the model about the picture the question came with (V-Mem's attached-image
+ * note): what it shows, and which stored picture it matches best. Empty when there is nothing to say.
+ * @example
+ * queryImageNote({ shows: 'a red motorcycle', match: { imageId: 'img-4', caption: 'my new motorbike', date: '2024-05-01' } })
+ */
+export function queryImageNote(input: QueryImageNoteInput): string {
+  const parts: string[] = [];
+  const shows = input.shows?.trim();
+  parts.push(shows ? `The question comes with a picture that shows: ${oneLine(shows)}.` : 'The question comes with a picture.');
+  const match = input.match;
+  if (match) {
+    const when = match.date ? ` from ${match.date}` : '';
+    const caption = match.caption?.trim() ? `: ${oneLine(match.caption)}` : '';
+    parts.push(`The stored picture most like it is image ${match.imageId}${when}${caption}.`);
+  }
+  if (!shows && !match) return '';
+  return parts.join(' ');
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').replace(/[.\s]+$/, '');
 }
 
 /**

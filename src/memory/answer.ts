@@ -3,11 +3,11 @@ import { errorCode, VmemError } from '../errors.js';
 import { assertMaxImages, orderAttachCandidates, prepareImages, type PreparedImage } from '../images/attach.js';
 import type { ImageResizer } from '../images/types.js';
 import { needsVisualDetail } from '../images/visual-question.js';
-import { answerPrompt, conflictPrompt, formatContext, imageNote, parseYesNo } from '../llm/prompts.js';
+import { answerPrompt, conflictPrompt, formatContext, formatDate, imageNote, parseVerdict, queryImageNote } from '../llm/prompts.js';
 import type { LlmMessage, LlmProvider } from '../llm/types.js';
 import type { RetrievalOptions } from '../options.js';
 import type { StoredImage } from '../storage/types.js';
-import type { Query, RetrievalResult } from '../types.js';
+import { imagesOf, type Query, type RetrievalResult } from '../types.js';
 
 /** What answering needs from a memory. */
 export interface AnswerDeps {
@@ -55,8 +55,9 @@ export async function answerWithMemory(deps: AnswerDeps, query: Query, options: 
         })
       : { prepared: [], skipped: [] };
 
+  const attachedNote = query.image ? attachedImageNote(query.image, retrieval) : '';
   const ask = (images: readonly PreparedImage[]) =>
-    deps.llm.complete({ messages: buildMessages(retrieval, question, context, images), temperature: 0, ...(options.signal ? { signal: options.signal } : {}) });
+    deps.llm.complete({ messages: buildMessages(retrieval, question, context, attachedNote, images), temperature: 0, ...(options.signal ? { signal: options.signal } : {}) });
 
   let count = prepared.length;
   let reply: string;
@@ -70,7 +71,7 @@ export async function answerWithMemory(deps: AnswerDeps, query: Query, options: 
       count = Math.floor(count / 2);
     }
   }
-  const answer = retrieval.route.conflict ? (parseYesNo(reply) ?? reply.trim()) : reply.trim();
+  const answer = retrieval.route.conflict ? (parseVerdict(reply) ?? reply.trim()) : reply.trim();
   const degraded = count === prepared.length ? undefined : count === 0 ? 'text-only' : 'fewer-images';
   const attachSkipped = skipReason ?? (prepared.length === 0 ? 'no-images' : undefined);
   return {
@@ -91,19 +92,39 @@ function whyNoImages(deps: AnswerDeps, options: AnswerOptions, maxImages: number
   return undefined;
 }
 
+/**
+ * What the picture the question came with shows (its caption, or the keywords a vision LLM read off
+ * it) and the stored picture the image lane matched best.
+ */
+function attachedImageNote(image: NonNullable<Query['image']>, retrieval: RetrievalResult): string {
+  const shows = image.caption?.trim() || retrieval.imageKeywords?.join(', ');
+  const matched = retrieval.imageMatch;
+  const round = matched && retrieval.blocks.flatMap((block) => block.rounds).find((candidate) => candidate.id === matched.roundId);
+  const stored = round && imagesOf(round).find((ref) => ref.id === matched!.imageId);
+  return queryImageNote({
+    ...(shows ? { shows } : {}),
+    ...(matched
+      ? { match: { imageId: matched.imageId, ...(stored?.caption ? { caption: stored.caption } : {}), ...(round ? { date: formatDate(round.timestamp) } : {}) } }
+      : {}),
+  });
+}
+
 /** The prompt, with the pictures on the question message and a note tying each to its image id. */
-function buildMessages(retrieval: RetrievalResult, question: string, context: string, images: readonly PreparedImage[]): LlmMessage[] {
+function buildMessages(retrieval: RetrievalResult, question: string, context: string, attachedNote: string, images: readonly PreparedImage[]): LlmMessage[] {
   const note = imageNote(
     images.length,
     images.map((item) => item.ref.id),
   );
   if (!retrieval.route.conflict) {
-    return answerPrompt({ question, context, today: Date.now(), imageNote: note, images: images.map((item) => item.image) });
+    return answerPrompt({ question, context, today: Date.now(), queryImageNote: attachedNote, imageNote: note, images: images.map((item) => item.image) });
   }
-  const messages = conflictPrompt({ statement: question, context });
-  if (images.length === 0) return messages;
-  // The conflict prompt has no image slot: the note and pictures go on its (last) user message.
+  const messages = conflictPrompt({ question, context });
+  const notes = [attachedNote, note].filter((text) => text !== '').join('\n\n');
+  if (notes === '' && images.length === 0) return messages;
+  // The conflict prompt has no image slot: the notes and pictures go on its (last) user message.
   return messages.map((message, index) =>
-    index === messages.length - 1 ? { ...message, content: `${message.content}\n\n${note}`, images: images.map((item) => item.image) } : message,
+    index === messages.length - 1
+      ? { ...message, content: notes ? `${message.content}\n\n${notes}` : message.content, ...(images.length ? { images: images.map((item) => item.image) } : {}) }
+      : message,
   );
 }

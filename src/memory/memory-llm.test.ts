@@ -88,10 +88,67 @@ describe('memory with an LLM: anchors', () => {
     expect(answered.retrieval.trace[0]!.roundId).toBe('chat');
   });
 
+  it('tells the answer prompt what the attached picture shows and its best stored match', async () => {
+    const memory = await memoryWithLlm(() => 'On your balcony.');
+    const answered = await memory.answer({ text: 'Where is this growing?', image: { bytes: new Uint8Array([7]), mimeType: 'image/jpeg', caption: 'a tomato plant in a pot' } });
+    const matched = answered.retrieval.imageMatch!;
+    expect(matched.roundId).toBe('garden');
+    const prompt = lastUserText(server!.requests.at(-1)!);
+    expect(prompt).toContain('The question comes with a picture that shows: a tomato plant in a pot.');
+    expect(prompt).toContain(`The stored picture most like it is image ${matched.imageId} from `);
+    expect(prompt).toContain(': green tomato plants on a balcony.');
+  });
+
   it('conflict questions get the Yes/No prompt', async () => {
     const memory = await memoryWithLlm(() => 'No. Nothing in memory contradicts it.');
     const answered = await memory.answer('Does this conflict with my memory: I grow tomatoes.');
-    expect(answered.answer).toMatch(/^No/);
-    expect(lastUserText(server!.requests[0]!)).toMatch(/exactly "Yes"/);
+    expect(answered.answer).toBe('No');
+    expect(lastUserText(server!.requests[0]!)).toMatch(/exactly "Yes", "No" or "Not in memory"/);
+  });
+});
+
+/**
+ * A scripted model that does what the prompt asks, the way an LLM would: asked whether a statement
+ * contradicts memory, it answers that; asked a question, it answers the question as asked. It knows
+ * one fact, the peanut allergy, and reads it off the memory excerpts it is given.
+ */
+function peanutModel(request: RecordedRequest): string {
+  const prompt = lastUserText(request);
+  const excerpts = prompt.split(/\n\n(?:Question|Statement):/)[0]!;
+  const says = /not allergic to peanuts/i.test(excerpts) ? 'not allergic' : /allergic to peanuts/i.test(excerpts) ? 'allergic' : 'nothing';
+  if (/Does the statement contradict/i.test(prompt)) return says === 'not allergic' ? 'Yes. You said you are not allergic.' : 'No. Nothing contradicts it.';
+  if (!/Question: Is it true that I'm allergic to peanuts\?/.test(prompt)) return 'I cannot tell what you ask.';
+  if (says === 'nothing') return 'Not in memory. Nothing mentions peanuts.';
+  return says === 'allergic' ? 'Yes. You said you are allergic to peanuts.' : 'No. You said the allergist found you are not allergic to peanuts.';
+}
+
+describe('memory.answer: yes/no questions are answered as asked', () => {
+  async function memoryThatSays(fact: string | undefined) {
+    server = await startFakeOpenAiServer((request) => ({ body: completionBody(peanutModel(request)) }));
+    const llm = createOpenAiProvider({ baseUrl: server.url, model: 'test-model', timeoutMs: 5_000 });
+    const memory = await createMemory({ textEncoder: createHashTextEncoder(), llm });
+    await memory.add([
+      { id: 'weekend', sessionId: 's', user: { text: 'We went hiking in the hills on Saturday.' } },
+      ...(fact ? [{ id: 'fact', sessionId: 's', user: { text: fact } }] : []),
+      { id: 'work', sessionId: 's', user: { text: 'The quarterly report is due on Friday.' } },
+    ]);
+    return memory;
+  }
+  const question = "Is it true that I'm allergic to peanuts?";
+
+  it('a statement the memory supports is a Yes', async () => {
+    const answered = await (await memoryThatSays("I'm allergic to peanuts, so no satay for me.")).answer(question);
+    expect(answered.retrieval.route.conflict).toBe(true);
+    expect(answered.answer).toBe('Yes');
+  });
+
+  it('a statement the memory contradicts is a No', async () => {
+    const answered = await (await memoryThatSays("Good news: the allergist says I'm not allergic to peanuts after all.")).answer(question);
+    expect(answered.answer).toBe('No');
+  });
+
+  it('a statement the memory does not mention is not in memory', async () => {
+    const answered = await (await memoryThatSays(undefined)).answer(question);
+    expect(answered.answer).toBe('Not in memory');
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ImageEmbedder } from '../encoders/types.js';
 import { VmemError } from '../errors.js';
 import { createMemory } from './memory.js';
+import { withAblation } from 'vmem/internal';
 import { createInMemoryStorage } from '../storage/memory-storage.js';
 import { createHashTextEncoder } from '../testing/hash-encoder.js';
 import type { RoundInput } from '../types.js';
@@ -77,7 +78,8 @@ describe('memory: building', () => {
     expect(reopened.size).toBe(7);
     const after = await reopened.retrieve('where does my sister live?');
     expect(after.trace.map((entry) => entry.roundId)).toEqual(before.trace.map((entry) => entry.roundId));
-    expect(textEncoder.encoded).toEqual(['where does my sister live?']);
+    // Only the question is embedded: as asked, and its content words without the interrogative frame.
+    expect(textEncoder.encoded).toEqual(['where does my sister live?', 'my sister live']);
   });
 
   it('refuses to open a memory built by other encoders, and offers re-indexing', async () => {
@@ -139,45 +141,62 @@ describe('memory: bad input leaves memory unchanged', () => {
 });
 
 describe('memory: routed retrieval', () => {
-  it('text→text returns the hit with its ±1 neighbours as one block and a trace', async () => {
+  const bm25Only = { weights: { dense: 0 } } as const;
+
+  it('text→text ranks the hit first and fills the rest with the rounds around it, in one block, with a trace', async () => {
     const { memory } = await filledMemory();
-    const result = await memory.retrieve('Where does my sister live? Lisbon', { k: 1 });
+    const result = await memory.retrieve('Where does my sister live? Lisbon', { ...bm25Only, k: 2 });
     expect(result.case).toBe('text→text');
+    expect(result.trace[0]).toMatchObject({ roundId: 'r3', rank: 1, neighbour: false });
+    expect(result.trace[0]!.hits.map((hit) => hit.signal)).toEqual(['bm25']);
+    // r2 shares r3's session and sits next to it; no signal found it, so it is context.
+    expect(result.trace[1]).toMatchObject({ roundId: 'r2', neighbour: true, neighbourOf: ['r3'] });
     expect(result.blocks.map((block) => block.rounds.map((round) => round.id))).toEqual([['r2', 'r3']]);
-    const hit = result.trace.find((entry) => entry.roundId === 'r3')!;
-    expect(hit.neighbour).toBe(false);
-    expect(hit.rank).toBe(1);
-    expect(hit.hits.map((h) => h.signal).sort()).toEqual(['bm25', 'dense']);
-    expect(result.trace.find((entry) => entry.roundId === 'r2')).toMatchObject({ neighbour: true, neighbourOf: ['r3'] });
   });
 
-  it('neighbours do not count against k', async () => {
+  it('returns k rounds, hits before context', async () => {
     const { memory } = await filledMemory();
-    const result = await memory.retrieve('violin', { k: 2 });
-    expect(result.trace.filter((entry) => !entry.neighbour)).toHaveLength(2);
-    expect(result.trace.filter((entry) => entry.neighbour).length).toBeGreaterThan(0);
+    const result = await memory.retrieve('violin', { k: 4 });
+    expect(result.trace).toHaveLength(4);
+    const firstContext = result.trace.findIndex((entry) => entry.neighbour);
+    expect(result.trace.slice(0, firstContext < 0 ? undefined : firstContext).every((entry) => !entry.neighbour)).toBe(true);
+    expect(result.trace.filter((entry) => !entry.neighbour).map((entry) => entry.roundId)).toEqual(expect.arrayContaining(['r1', 'r5', 'r7']));
   });
 
-  it('aggregation questions drop neighbours and widen k', async () => {
+  it('aggregation questions ("list…", "how many…") get aggregationK rounds and no context', async () => {
     const { memory } = await filledMemory();
-    const result = await memory.retrieve('List all the violin things I mentioned', { k: 1, aggregationK: 3 });
+    const result = await memory.retrieve('List the violin things I mentioned', { ...bm25Only, k: 1, aggregationK: 3 });
     expect(result.route.aggregation).toBe(true);
+    expect(result.trace.map((entry) => entry.roundId).sort()).toEqual(['r1', 'r5', 'r7']);
     expect(result.trace.every((entry) => !entry.neighbour)).toBe(true);
-    expect(result.trace).toHaveLength(3);
-    const plain = await memory.retrieve('List all the violin things I mentioned', { k: 1, aggregationBranch: false });
-    expect(plain.trace.filter((entry) => !entry.neighbour)).toHaveLength(1);
+    const counted = await memory.retrieve('How many times did I mention the violin?', { ...bm25Only, k: 1, aggregationK: 2 });
+    expect(counted.route.aggregation).toBe(true);
+    expect(counted.trace).toHaveLength(2);
   });
 
-  it('text→image keeps only rounds near images and returns their pictures', async () => {
+  it('a text→text question lists only the hit rounds’ pictures, best first', async () => {
+    const { memory } = await filledMemory();
+    // r4 (the motorcycle) is the hit; r5 and r6 share its session and come along as context.
+    const result = await memory.retrieve('red motorcycle', { ...bm25Only, k: 3 });
+    expect(result.case).toBe('text→text');
+    expect(result.trace.filter((entry) => !entry.neighbour).map((entry) => entry.roundId)).toEqual(['r4']);
+    expect(result.images.map((image) => image.roundId)).toEqual(['r4']);
+    // A picture in a context round stays in its block but is not an answer.
+    const kitten = await memory.retrieve('sister Lisbon', { ...bm25Only, k: 3 });
+    expect(kitten.blocks.flatMap((block) => block.rounds.map((round) => round.id))).toContain('r2');
+    expect(kitten.images).toEqual([]);
+  });
+
+  it('text→image keeps only rounds near images as hits and returns their pictures', async () => {
     const { memory } = await filledMemory();
     const result = await memory.retrieve('Which photo showed the kitten?');
     expect(result.case).toBe('text→image');
     expect(result.images[0]!.caption).toBe('a grey kitten on a sofa');
-    // r6 and r7 have no image within ±1 of their session, so the filter keeps them out.
+    // r6 and r7 have no image within ±1 of their session, so the filter keeps them from being hits.
     const hitIds = result.trace.filter((entry) => !entry.neighbour).map((entry) => entry.roundId);
     expect(hitIds).not.toContain('r7');
     expect(hitIds).not.toContain('r6');
-    const unfiltered = await memory.retrieve('Which photo showed the violin?', { imageRoundFilter: false });
+    const unfiltered = await memory.retrieve('Which photo showed the violin?', withAblation({}, { imageRoundFilter: false }));
     expect(unfiltered.trace.filter((entry) => !entry.neighbour).map((entry) => entry.roundId)).toContain('r7');
   });
 
@@ -186,6 +205,7 @@ describe('memory: routed retrieval', () => {
     const result = await memory.retrieve({ text: 'Which earlier photo shows the same thing as this one?', image: picture('red motorcycle wheels') });
     expect(result.case).toBe('image+text→image');
     expect(result.images[0]!.roundId).toBe('r4');
+    expect(result.imageMatch).toMatchObject({ roundId: 'r4', imageId: result.images[0]!.id });
     const top = result.trace[0]!;
     expect(top.hits.map((hit) => `${hit.lane}/${hit.signal}`)).toEqual(['image/image']);
   });
@@ -209,11 +229,98 @@ describe('memory: routed retrieval', () => {
     expect(off.trace.flatMap((entry) => entry.hits).some((hit) => hit.signal === 'image-echo')).toBe(false);
   });
 
-  it('unit granularity returns bare units', async () => {
+  it('rounds inside a time the question names rank first', async () => {
     const { memory } = await filledMemory();
-    const result = await memory.retrieve('sister Lisbon', { granularity: 'unit', k: 2, neighbours: 0 });
+    // r1 (1 January) and r7 (9 January) both talk about the violin; the question names the 9th.
+    const named = await memory.retrieve('What did I say about the violin on 9 January 2025?', { ...bm25Only, k: 1 });
+    expect(named.trace[0]!.roundId).toBe('r7');
+    expect(named.timeSpans).toEqual([{ start: day(9), end: day(10), text: '9 January 2025' }]);
+    const early = await memory.retrieve('What did I say about the violin in early January 2025?', { ...bm25Only, k: 1, weights: { dense: 0 } });
+    expect(['r1', 'r5', 'r7']).toContain(early.trace[0]!.roundId);
+    const unnamed = await memory.retrieve('What did I say about the violin teacher?', { ...bm25Only, k: 1 });
+    expect(unnamed.timeSpans).toBeUndefined();
+  });
+
+  it('unit granularity (a benchmark ablation) returns bare units', async () => {
+    const { memory } = await filledMemory();
+    const result = await memory.retrieve('sister Lisbon', withAblation({ k: 2 }, { granularity: 'unit' }));
     expect(result.units).toHaveLength(2);
     expect(result.units![0]!.roundId).toBe('r3');
+  });
+});
+
+describe('memory: retrieval filters', () => {
+  const ids = (result: { trace: readonly { roundId: string }[] }) => result.trace.map((entry) => entry.roundId).sort();
+
+  it('keeps to the given sessions; an unknown session matches nothing', async () => {
+    const { memory } = await filledMemory();
+    expect(ids(await memory.retrieve('violin', { filter: { sessionIds: ['s3'] } }))).toEqual(['r7']);
+    expect(ids(await memory.retrieve('violin', { filter: { sessionIds: ['s1', 's2'] } })).every((id) => ['r1', 'r2', 'r3', 'r4', 'r5', 'r6'].includes(id))).toBe(true);
+    const none = await memory.retrieve('violin', { filter: { sessionIds: ['no-such-session'] } });
+    expect(none.trace).toEqual([]);
+    expect(none.blocks).toEqual([]);
+  });
+
+  it('keeps to a time range, context rounds included', async () => {
+    const { memory } = await filledMemory();
+    const result = await memory.retrieve('violin', { k: 7, filter: { timeRange: { from: '2025-01-02', to: new Date(Date.UTC(2025, 0, 9)) } } });
+    expect(ids(result)).toEqual(['r4', 'r5', 'r6']);
+    expect(ids(await memory.retrieve('violin', { filter: { timeRange: { from: day(9) } } }))).toEqual(['r7']);
+  });
+
+  it('keeps to rounds whose metadata matches exactly', async () => {
+    const { memory } = await filledMemory();
+    await memory.add([
+      { id: 'm1', sessionId: 's4', timestamp: day(12), user: { text: 'violin recital tickets' }, meta: { source: 'email', starred: true } },
+      { id: 'm2', sessionId: 's4', timestamp: day(12), user: { text: 'violin case repair' }, meta: { source: 'chat', starred: true } },
+    ]);
+    expect(ids(await memory.retrieve('violin', { filter: { meta: { source: 'email' } } }))).toEqual(['m1']);
+    expect(ids(await memory.retrieve('violin', { filter: { meta: { starred: true, source: 'chat' } } }))).toEqual(['m2']);
+    expect(ids(await memory.retrieve('violin', { filter: { meta: { starred: 'true' } } }))).toEqual([]);
+  });
+
+  it('applies to single-signal search too', async () => {
+    const { memory } = await filledMemory();
+    const hits = await memory.search({ signal: 'bm25', text: 'violin', filter: { sessionIds: ['s2'] } });
+    expect(hits.map((hit) => hit.roundId)).toEqual(['r5']);
+  });
+
+  it.each([
+    ['an inverted time range', { timeRange: { from: '2025-02-01', to: '2025-01-01' } }, /starts .* after it ends/],
+    ['an unreadable time', { timeRange: { from: 'last tuesday-ish' } }, /not a time/],
+    ['a non-scalar metadata value', { meta: { tags: ['a'] } }, /must be a string, number or boolean/],
+    ['session ids that are not strings', { sessionIds: [1] }, /array of session id strings/],
+    ['an unknown key', { session: 's1' }, /Unknown retrieval filter key "session"/],
+  ])('rejects %s with INVALID_INPUT', async (_label, filter, message) => {
+    const { memory } = await filledMemory();
+    await expect(memory.retrieve('violin', { filter: filter as never })).rejects.toThrow(expect.objectContaining({ code: 'INVALID_INPUT', message: expect.stringMatching(message) }));
+    await expect(memory.search({ signal: 'bm25', text: 'violin', filter: filter as never })).rejects.toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+  });
+});
+
+describe('memory: retrieval options are checked', () => {
+  it.each([
+    ['k: -1', { k: -1 }],
+    ['k: 0', { k: 0 }],
+    ['k: NaN', { k: Number.NaN }],
+    ['k: 2.5', { k: 2.5 }],
+    ['negative neighbours', { neighbours: -1 }],
+    ['a fractional pool', { poolSize: 1.5 }],
+    ['rrfK: Infinity', { rrfK: Number.POSITIVE_INFINITY }],
+    ['a negative weight', { weights: { bm25: -1 } }],
+    ['an unknown signal', { weights: { bogus: 1 } }],
+  ])('refuses %s with INVALID_INPUT', async (_label, options) => {
+    const { memory } = await filledMemory();
+    await expect(memory.retrieve('violin', options as never)).rejects.toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+  });
+
+  it('refuses bad defaults when the memory is created', async () => {
+    await expect(createMemory({ textEncoder: createHashTextEncoder(), retrieval: { k: -1 } })).rejects.toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+  });
+
+  it('refuses a search limit that is not a whole number of at least 1', async () => {
+    const { memory } = await filledMemory();
+    await expect(memory.search({ signal: 'bm25', text: 'violin', limit: 0 })).rejects.toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
   });
 });
 

@@ -1,5 +1,6 @@
-import { runRetrieval, type IndexView } from '../core/retrieve.js';
-import { route } from '../core/route.js';
+import { compileFilter } from '../core/filter.js';
+import { planQuery } from '../core/plan.js';
+import { runPlan, type IndexView } from '../core/run.js';
 import { errorCode, VmemError } from '../errors.js';
 import { Lanes } from '../lanes/lanes.js';
 import { normalize } from '../lanes/vector-matrix.js';
@@ -17,7 +18,7 @@ import { describePrepared, describeStored, emptyDescription, imagesAwaitingDescr
 import { History } from './history.js';
 import { prepareRounds, unitSpecsOf, type PreparedRound } from './ingest.js';
 import { describeEncoders, encoderIdsOf, newManifest, sameEncoders } from './manifest.js';
-import { encodeQuery, encodeQueryImage, type QueryEncoders } from './query.js';
+import { canEncodeQueryImage, encodeQuery, encodeQueryImage, type QueryEncoders } from './query.js';
 import { applyPatch } from './round-patch.js';
 import type { AddOptions, AnswerOptions, AnswerResult, DescribePendingOptions, Memory, RoundPatch, SetCaptionOptions, SignalSearch, UnitHit } from './types.js';
 
@@ -207,9 +208,19 @@ class MemoryImpl implements Memory {
       throw new VmemError('TEXT_TOO_LONG', `The question is ${text.length} characters; the limit is ${this.maxTextChars}. Shorten it.`);
     }
     const settings = normalizeRetrievalOptions(options, this.defaults);
-    const decided = route(text, image !== undefined);
-    const encoded = await encodeQuery(this.queryEncoders, text, image, decided, settings.llmAnchors && settings.routing);
-    return runRetrieval(this.view(), encoded, settings);
+    const { llm } = this.queryEncoders;
+    const plan = planQuery(
+      { text, hasImage: image !== undefined, imageBytes: image?.bytes !== undefined, imageReadable: image !== undefined && canEncodeQueryImage(this.queryEncoders, image) },
+      {
+        imageLane: this.queryEncoders.image !== undefined,
+        llm: settings.llmAnchors && llm.available,
+        vision: llm.vision,
+        describer: settings.llmAnchors && this.queryEncoders.describer !== undefined,
+      },
+      settings,
+    );
+    const encoded = await encodeQuery(this.queryEncoders, text, image, plan.needs);
+    return runPlan(this.view(), plan, encoded, settings);
   }
 
   answer(query: Query | string, options: AnswerOptions = {}): Promise<AnswerResult> {
@@ -229,7 +240,13 @@ class MemoryImpl implements Memory {
   async search(request: SignalSearch): Promise<UnitHit[]> {
     this.assertOpen();
     const limit = request.limit === undefined ? 20 : request.limit;
-    const accept = request.roundIds ? (roundId: string) => request.roundIds!.has(roundId) : undefined;
+    if (!Number.isInteger(limit) || limit < 1) throw new VmemError('INVALID_INPUT', `search limit must be a whole number of at least 1, got ${String(limit)}.`);
+    const roundFilter = compileFilter(request.filter);
+    const history = this.history;
+    const accept =
+      request.roundIds || roundFilter
+        ? (roundId: string) => (!request.roundIds || request.roundIds.has(roundId)) && (!roundFilter || roundFilter(history.get(roundId)!))
+        : undefined;
     if (request.signal === 'bm25') return this.lanes.bm25(request.text ?? '', limit, accept);
     if (request.signal === 'image') {
       if (!request.image) throw new VmemError('EMPTY_QUERY', 'An image search needs a query image.');
@@ -378,7 +395,8 @@ class MemoryImpl implements Memory {
       indexOf: history.indexOf,
       unit: (unitId) => lanes.unit(unitId),
       roundsNearImages: () => history.roundsNearImages(),
-      bm25: (text, limit, accept) => lanes.bm25(text, limit, accept),
+      bm25: (text, limit, accept, captionsOnly) => lanes.bm25(text, limit, accept, captionsOnly),
+      roundBm25: (text, limit, accept) => lanes.roundBm25(text, limit, accept),
       dense: (vector, limit, accept, captionsOnly) => lanes.dense(vector, limit, accept, captionsOnly),
       image: (vector, limit, accept) => lanes.image(vector, limit, accept),
       textVector: (unitId) => lanes.textVector(unitId),

@@ -1,4 +1,5 @@
-import type { EncodedQuery } from '../core/retrieve.js';
+import type { QueryNeeds } from '../core/plan.js';
+import type { EncodedQuery } from '../core/run.js';
 import { descriptionKeywords } from '../describe/description.js';
 import type { ImageDescriber } from '../describe/types.js';
 import { isLlmError, isVmemError, VmemError } from '../errors.js';
@@ -20,62 +21,58 @@ export interface QueryEncoders extends UnitEncoders {
 }
 
 /**
- * Encodes a routed query: its text and image vectors, and the LLM anchors its case asks for (a
- * hypothetical caption for text→image, keywords read off the query picture for image+text→text).
- * An anchor is an optional improvement: when the LLM fails, retrieval goes on with the raw query and
- * the result's `warnings` say so.
+ * Fulfils a plan's needs: the question's vectors, the query picture's vector, and the LLM anchors the
+ * plan asks for (a hypothetical caption for text→image, keywords read off the query picture for
+ * image+text→text). An anchor is an optional improvement: when the LLM fails, retrieval goes on
+ * without it and the result's `warnings` say so.
  */
-export async function encodeQuery(
-  encoders: QueryEncoders,
-  text: string,
-  image: Query['image'],
-  decided: EncodedQuery['route'],
-  useLlm: boolean,
-): Promise<EncodedQuery> {
-  const { llm } = encoders;
-  const llmReady = useLlm && llm.available;
+export async function encodeQuery(encoders: QueryEncoders, text: string, image: Query['image'], needs: QueryNeeds): Promise<EncodedQuery> {
   const warnings: string[] = [];
-  const anchor = async <T>(what: string, fallback: T, call: () => Promise<T>): Promise<T> => {
+  const anchor = async <T>(what: string, call: () => Promise<T | undefined>): Promise<T | undefined> => {
     try {
       return await call();
     } catch (error) {
       if (!isLlmError(error)) throw error;
       warnings.push(`${what} skipped: ${error.message}`);
-      return fallback;
+      return undefined;
     }
   };
-  const wantsCaption = llmReady && decided.target === 'image' && !image && !decided.counting && text !== '';
-  const wantsKeywords = llmReady && llm.vision && image?.bytes !== undefined && decided.target === 'text';
-  // Without a vision LLM, the offline describer's words for the picture are the enriched anchor.
-  const wantsDescribed = useLlm && !wantsKeywords && encoders.describer !== undefined && image?.bytes !== undefined && decided.target === 'text';
   const [captionAnchor, keywords, imageVector] = await Promise.all([
-    wantsCaption ? anchor('Hypothetical caption', undefined, () => hypotheticalCaption(llm, text)) : undefined,
-    wantsKeywords
-      ? anchor('Image keywords', [] as string[], () => imageKeywords(encoders, image!, text))
-      : wantsDescribed
-        ? describedKeywords(encoders.describer!, image!, warnings)
-        : [],
-    image ? encodeQueryImage(encoders, image) : undefined,
+    needs.captionAnchor ? anchor('Hypothetical caption', () => hypotheticalCaption(encoders.llm, text)) : undefined,
+    needs.imageKeywords && image
+      ? anchor('Image keywords', () => imageKeywords(encoders, image, text))
+      : needs.describedKeywords && image && encoders.describer
+        ? describedKeywords(encoders.describer, image, warnings)
+        : undefined,
+    needs.imageVector && image ? encodeQueryImage(encoders, image) : undefined,
   ]);
-  const searchText = [text, ...keywords].join(' ').trim();
-  const toEmbed = [searchText, captionAnchor].filter((value): value is string => Boolean(value));
-  const vectors = toEmbed.length ? await encoders.text.embed(toEmbed) : [];
+  const words = keywords?.length ? keywords : undefined;
+  // One call embeds every text the plan needs, in this order.
+  const texts = [needs.questionVector ? text : undefined, needs.contentText, captionAnchor, words?.join(', ')];
+  const present = texts.filter((value): value is string => value !== undefined);
+  const vectors = present.length > 0 ? (await encoders.text.embed(present)).map(normalize) : [];
+  let next = 0;
+  const [questionVector, contentVector, anchorVector, keywordsVector] = texts.map((value) => (value === undefined ? undefined : vectors[next++]));
   return {
-    route: decided,
-    text: searchText,
-    ...(searchText ? { textVector: normalize(vectors[0]!) } : {}),
+    text,
+    ...(questionVector ? { questionVector } : {}),
+    ...(contentVector ? { contentVector } : {}),
     ...(imageVector ? { imageVector } : {}),
-    ...(captionAnchor ? { captionAnchor, captionAnchorVector: normalize(vectors[searchText ? 1 : 0]!) } : {}),
-    ...(keywords.length ? { imageKeywords: keywords } : {}),
+    ...(captionAnchor && anchorVector ? { captionAnchor: { text: captionAnchor, vector: anchorVector } } : {}),
+    ...(words && keywordsVector ? { imageKeywords: { words, vector: keywordsVector } } : {}),
     ...(warnings.length ? { warnings } : {}),
   };
+}
+
+/** Whether the image lane can read a query picture: it has bytes, or a caption for a caption-only encoder. */
+export function canEncodeQueryImage(encoders: UnitEncoders, image: NonNullable<Query['image']>): boolean {
+  return encoders.image !== undefined && (image.bytes !== undefined || (encoders.image.captionOnly === true && image.caption !== undefined));
 }
 
 /** The query picture's image-lane vector; undefined when the memory has no image encoder or the picture no bytes. */
 export async function encodeQueryImage(encoders: UnitEncoders, image: NonNullable<Query['image']>): Promise<Float32Array | undefined> {
   const imageEncoder = encoders.image;
-  if (!imageEncoder) return undefined;
-  if (!image.bytes && !(imageEncoder.captionOnly && image.caption)) return undefined;
+  if (!imageEncoder || !canEncodeQueryImage(encoders, image)) return undefined;
   if (image.mimeType !== undefined && !image.mimeType.startsWith('image/')) {
     throw new VmemError('UNSUPPORTED_FILE', `The query attachment has type "${image.mimeType}"; attach an image (JPEG, PNG, WebP, GIF, BMP).`);
   }
@@ -107,9 +104,10 @@ async function hypotheticalCaption(llm: LlmProvider, question: string): Promise<
 }
 
 async function imageKeywords(encoders: QueryEncoders, image: NonNullable<Query['image']>, question: string): Promise<string[]> {
+  if (!image.bytes) return [];
   const mimeType = image.mimeType ?? 'image/jpeg';
-  const small = encoders.imageResizer ? await encoders.imageResizer(image.bytes!, mimeType, LLM_IMAGE_MAX_SIDE, LLM_IMAGE_QUALITY) : undefined;
-  const url = small ? bytesToDataUrl(small.bytes, small.mimeType) : bytesToDataUrl(image.bytes!, mimeType);
+  const small = encoders.imageResizer ? await encoders.imageResizer(image.bytes, mimeType, LLM_IMAGE_MAX_SIDE, LLM_IMAGE_QUALITY) : undefined;
+  const url = small ? bytesToDataUrl(small.bytes, small.mimeType) : bytesToDataUrl(image.bytes, mimeType);
   const reply = await encoders.llm.complete({ messages: imageKeywordsPrompt({ url, detail: 'low' }, question), temperature: 0 });
   return parseKeywords(reply);
 }

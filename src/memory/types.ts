@@ -1,9 +1,9 @@
 import type { ProgressCallback } from '../progress.js';
 import type { SkippedImage } from '../images/attach.js';
 import type { LlmImage } from '../llm/types.js';
-import type { RetrievalOptions } from '../options.js';
+import type { RetrievalFilter, RetrievalOptions } from '../options.js';
 import type { StoredImage } from '../storage/types.js';
-import type { EncoderIds, ImageRef, Query, RetrievalResult, RoundInput, Signal, StoredRound } from '../types.js';
+import type { EncoderIds, ImageRef, Query, RetrievalResult, RoundInput, StoredRound } from '../types.js';
 import type { DescribeRun } from './derived.js';
 
 /** One unit as ranked by one signal. */
@@ -16,15 +16,18 @@ export interface UnitHit {
 
 /** A single-signal unit search: the building block of retrieval, exposed for baselines and tools. */
 export interface SignalSearch {
-  readonly signal: Exclude<Signal, 'caption-anchor'> | 'caption-dense';
+  /** `bm25` and `dense` search the text lane's units, `caption-dense` its captions only, `image` the image lane. */
+  readonly signal: 'bm25' | 'dense' | 'caption-dense' | 'image';
   /** Query text for `bm25`, `dense` and `caption-dense`. */
   readonly text?: string;
   /** Query image for `image`. */
   readonly image?: Query['image'];
-  /** @default 20 */
+  /** Most units returned; a whole number of at least 1. @default 20 */
   readonly limit?: number;
-  /** Only units of these rounds. */
+  /** Only units of these rounds. @default every round */
   readonly roundIds?: ReadonlySet<string>;
+  /** Only units of rounds the filter lets through (as in `retrieve`). @default every round */
+  readonly filter?: RetrievalFilter;
 }
 
 /** Changes to one side of a round. Fields left out stay as they are. */

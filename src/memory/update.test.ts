@@ -60,7 +60,7 @@ describe('memory.update', () => {
     expect(updated.meta).toBeUndefined();
     expect(textEncoder.encoded).toEqual([]);
     // Neighbours follow the new session: r3 now sits in s1 next to r2.
-    const result = await memory.retrieve('pasta dinner', { k: 1, neighbours: 1, neighboursNeedEvidence: false });
+    const result = await memory.retrieve('pasta dinner', { k: 2, weights: { dense: 0 } });
     expect(result.blocks.map((block) => block.rounds.map((round) => round.id))).toEqual([['r2', 'r3']]);
   });
 

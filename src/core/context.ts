@@ -1,0 +1,88 @@
+import type { HistoryPosition } from './assemble.js';
+
+/** The rounds chosen for a result: hits (a signal found them) and context (chosen for what is near them). */
+export interface ContextSelection {
+  /** Hits, by their own evidence, best first. */
+  readonly hits: readonly string[];
+  /** Context rounds, best first, with the hits they were chosen for. */
+  readonly context: ReadonlyMap<string, readonly string[]>;
+}
+
+/** What the scored rule needs: fused evidence per round, and how far and how much it spreads. */
+export interface ScoredContext {
+  /** Fused score of every round some signal found. */
+  readonly evidence: ReadonlyMap<string, number>;
+  readonly radius: number;
+  /** Share of each neighbour's evidence (within `radius`, same session) a round gets. */
+  readonly neighbourShare: number;
+  /** Share of its session's best evidence a round gets. */
+  readonly sessionShare: number;
+  /** Rounds that may be chosen at all (a retrieval filter). */
+  readonly admit?: (roundId: string) => boolean;
+}
+
+/**
+ * The scored rule: evidence clusters in time. A round is worth its own evidence, plus a share of its
+ * neighbours' (the turn after a hit often answers it without repeating its words), plus a share of
+ * its session's best (a conversation stays on a topic). The `k` best rounds come back; those no
+ * signal found are context, tied to the hits near them (or their session's best hit). The shares
+ * decide which rounds come back, not the order of the hits: hits are listed by their own evidence,
+ * so the best match always leads.
+ */
+export function selectScored(history: readonly HistoryPosition[], indexOf: ReadonlyMap<string, number>, k: number, scored: ScoredContext): ContextSelection {
+  const { evidence, radius, neighbourShare, sessionShare, admit } = scored;
+  const sessionBest = new Map<string, { roundId: string; score: number }>();
+  for (const [roundId, score] of evidence) {
+    const at = indexOf.get(roundId);
+    if (at === undefined) continue;
+    const session = history[at]!.sessionId;
+    const best = sessionBest.get(session);
+    if (!best || score > best.score) sessionBest.set(session, { roundId, score });
+  }
+  // Only rounds near some evidence can score above zero; look at those alone.
+  const candidates = new Set<number>();
+  for (const roundId of evidence.keys()) {
+    const at = indexOf.get(roundId);
+    if (at === undefined) continue;
+    for (let offset = -radius; offset <= radius; offset++) if (history[at + offset]?.sessionId === history[at]!.sessionId) candidates.add(at + offset);
+  }
+  if (sessionShare > 0) {
+    history.forEach((round, at) => {
+      if (sessionBest.has(round.sessionId)) candidates.add(at);
+    });
+  }
+  const ranked: { at: number; score: number }[] = [];
+  for (const at of candidates) {
+    const round = history[at]!;
+    if (admit && !admit(round.id)) continue;
+    let score = evidence.get(round.id) ?? 0;
+    for (let offset = 1; offset <= radius; offset++) {
+      for (const other of [history[at - offset], history[at + offset]]) {
+        if (other && other.sessionId === round.sessionId) score += neighbourShare * (evidence.get(other.id) ?? 0);
+      }
+    }
+    score += sessionShare * (sessionBest.get(round.sessionId)?.score ?? 0);
+    if (score > 0) ranked.push({ at, score });
+  }
+  // Ties go to the earlier round, so the order is deterministic.
+  ranked.sort((a, b) => b.score - a.score || a.at - b.at);
+  const chosen = ranked.slice(0, k);
+  const hits = chosen
+    .filter(({ at }) => evidence.has(history[at]!.id))
+    .map(({ at }) => history[at]!.id)
+    .sort((a, b) => evidence.get(b)! - evidence.get(a)! || indexOf.get(a)! - indexOf.get(b)!);
+  const hitSet = new Set(hits);
+  const context = new Map<string, readonly string[]>();
+  for (const { at } of chosen) {
+    const round = history[at]!;
+    if (hitSet.has(round.id)) continue;
+    const near: string[] = [];
+    for (let offset = -radius; offset <= radius; offset++) {
+      const other = history[at + offset];
+      if (offset !== 0 && other && other.sessionId === round.sessionId && hitSet.has(other.id)) near.push(other.id);
+    }
+    const sessionHit = sessionBest.get(round.sessionId)?.roundId;
+    context.set(round.id, near.length > 0 ? near : sessionHit && hitSet.has(sessionHit) ? [sessionHit] : []);
+  }
+  return { hits, context };
+}

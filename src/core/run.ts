@@ -1,0 +1,347 @@
+import type { NormalizedRetrievalOptions } from '../options.js';
+import type { Block, ImageRef, Lane, RetrievalResult, ReturnedUnit, StoredRound, TraceEntry, TraceHit, UnitKind } from '../types.js';
+import { imagesOf } from '../types.js';
+import { toBlocks, withNeighbours } from './assemble.js';
+import { selectScored, type ContextSelection } from './context.js';
+import { compileFilter } from './filter.js';
+import { bestPerGroup, reciprocalRankFusion, type FusedCandidate, type SignalRanking } from './fusion.js';
+import type { PlannedSearch, QueryInput, QueryPlan, SignalScope } from './plan.js';
+import { timeSpansIn, type TimeSpan } from './time-expressions.js';
+import { captionUnitId, textUnitId } from './unit-ids.js';
+
+/** A hit from a lane search, best first. `unitId` is the round id for whole-round BM25. */
+export interface LaneHit {
+  readonly unitId: string;
+  readonly roundId: string;
+  readonly score: number;
+}
+
+/** What retrieval needs to know about a unit. */
+export interface UnitInfo {
+  readonly roundId: string;
+  readonly kind: UnitKind;
+  readonly text?: string;
+  readonly imageId?: string;
+}
+
+/** Lane searches take an optional test on round ids; only accepted rounds' units are returned. */
+export type AcceptRound = (roundId: string) => boolean;
+
+/** Read access to a memory's history and lane indexes. */
+export interface IndexView {
+  readonly history: readonly StoredRound[];
+  readonly indexOf: ReadonlyMap<string, number>;
+  unit(unitId: string): UnitInfo | undefined;
+  /** Rounds with an image within ±1 in their session (cached by the memory). */
+  roundsNearImages(): ReadonlySet<string>;
+  /** BM25 over text-lane units; `captionsOnly` restricts it to caption units. */
+  bm25(text: string, limit: number, accept?: AcceptRound, captionsOnly?: boolean): LaneHit[];
+  /** BM25 over whole rounds (their turns' text together). */
+  roundBm25(text: string, limit: number, accept?: AcceptRound): LaneHit[];
+  /** Text-lane dense search; `captionsOnly` restricts it to caption units. */
+  dense(vector: Float32Array, limit: number, accept?: AcceptRound, captionsOnly?: boolean): LaneHit[];
+  image(vector: Float32Array, limit: number, accept?: AcceptRound): LaneHit[];
+  /** The stored text-lane vector of a unit. */
+  textVector(unitId: string): Float32Array | undefined;
+}
+
+/** What the memory made of a plan's `needs`. Anything missing (an LLM anchor that failed) is skipped. */
+export interface EncodedQuery {
+  /** The question as typed. */
+  readonly text: string;
+  readonly questionVector?: Float32Array;
+  readonly contentVector?: Float32Array;
+  readonly imageVector?: Float32Array;
+  readonly captionAnchor?: { readonly text: string; readonly vector: Float32Array };
+  readonly imageKeywords?: { readonly words: readonly string[]; readonly vector: Float32Array };
+  readonly warnings?: readonly string[];
+}
+
+/** Runs a planned query over an index view and assembles the result. Pure: no I/O, no encoders, no LLM. */
+export function runPlan(view: IndexView, plan: QueryPlan, query: EncodedQuery, options: NormalizedRetrievalOptions): RetrievalResult {
+  const roundFilter = compileFilter(options.filter);
+  const admit: AcceptRound | undefined = roundFilter && ((roundId) => {
+    const round = roundAt(view, roundId);
+    return round !== undefined && roundFilter(round);
+  });
+  const unitLevel = options.granularity === 'unit';
+  const pool = Math.max(options.poolSize, plan.k);
+  const imageVector = query.imageVector;
+  const scopes = new ScopeFilters(view, admit, plan.k, imageVector && (() => view.image(imageVector, unitLevel ? pool : pool * 4, admit)));
+
+  const lanePeers = (lane: Lane) => (options.laneBalance ? plan.signals.filter((signal) => signal.voteLane === lane).length : 1);
+  const rankings: SignalRanking[] = [];
+  for (const signal of plan.signals) {
+    for (const search of signal.searches) {
+      const hits = runSearch(view, query, search, scopes.accept(signal.scope), unitLevel ? pool : pool * 4, options, scopes);
+      if (hits === undefined) continue;
+      rankings.push({
+        signal: signal.signal,
+        lane: signal.lane,
+        weight: (options.weights[signal.signal] * search.share) / lanePeers(signal.voteLane),
+        candidates: bestPerGroup(hits, (hit) => (unitLevel ? hit.unitId : hit.roundId), pool),
+      });
+    }
+  }
+  const fused = reciprocalRankFusion(rankings, options.rrfK);
+  const bestImage = scopes.imageHits()[0];
+  const base: ResultBase = {
+    case: plan.case,
+    route: plan.route,
+    queryText: [query.text, ...(query.imageKeywords?.words ?? [])].join(' ').trim(),
+    ...(query.captionAnchor ? { captionAnchor: query.captionAnchor.text } : {}),
+    ...(query.imageKeywords ? { imageKeywords: query.imageKeywords.words } : {}),
+    ...(bestImage && view.unit(bestImage.unitId)?.imageId
+      ? { imageMatch: { imageId: view.unit(bestImage.unitId)!.imageId!, roundId: bestImage.roundId, score: bestImage.score } }
+      : {}),
+    ...(query.warnings?.length ? { warnings: query.warnings } : {}),
+  };
+  if (unitLevel) return unitResult(view, fused.slice(0, plan.k), base);
+
+  const spans = options.timeExpressions ? timeSpansIn(query.text, { now: options.now ?? Date.now(), hasRoundsIn: (start, end) => view.history.some((round) => round.timestamp >= start && round.timestamp < end) }) : [];
+  const ranked = spans.length > 0 ? preferTimes(view, fused, spans) : fused;
+  const selection = select(view, plan, ranked, admit);
+  return roundResult(view, plan, ranked, selection, { ...base, ...(spans.length > 0 ? { timeSpans: spans } : {}) });
+}
+
+/** The rounds a scope lets a signal vote for, built once per query. */
+class ScopeFilters {
+  private readonly built = new Map<SignalScope, AcceptRound | undefined>();
+  private imageHitList: LaneHit[] | undefined;
+
+  constructor(
+    private readonly view: IndexView,
+    private readonly admit: AcceptRound | undefined,
+    private readonly k: number,
+    private readonly imageSearch: (() => LaneHit[]) | undefined,
+  ) {}
+
+  /** The image lane's hits for this query (searched once, shared by the image signal, the echo and the scope). */
+  imageHits(): LaneHit[] {
+    this.imageHitList ??= this.imageSearch?.() ?? [];
+    return this.imageHitList;
+  }
+
+  accept(scope: SignalScope): AcceptRound | undefined {
+    if (!this.built.has(scope)) this.built.set(scope, this.build(scope));
+    return this.built.get(scope);
+  }
+
+  private build(scope: SignalScope): AcceptRound | undefined {
+    const admit = this.admit;
+    if (scope === 'all') return admit;
+    // A scope that would leave nothing (no pictures stored, no image match) does not apply.
+    if (scope === 'near-images') {
+      const near = this.view.roundsNearImages();
+      if (near.size === 0) return admit;
+      return (roundId) => near.has(roundId) && (!admit || admit(roundId));
+    }
+    const matched = new Set<string>();
+    for (const hit of this.imageHits()) {
+      if (matched.size >= this.k) break;
+      matched.add(hit.roundId);
+    }
+    return matched.size > 0 ? (roundId) => matched.has(roundId) : admit;
+  }
+}
+
+function runSearch(
+  view: IndexView,
+  query: EncodedQuery,
+  search: PlannedSearch,
+  accept: AcceptRound | undefined,
+  limit: number,
+  options: NormalizedRetrievalOptions,
+  scopes: ScopeFilters,
+): LaneHit[] | undefined {
+  switch (search.source) {
+    case 'bm25': {
+      const text = textOf(query, search.input);
+      if (!text) return undefined;
+      const hits = options.bm25Over === 'round' && options.granularity === 'round' ? view.roundBm25(text, limit, accept) : view.bm25(text, limit, accept);
+      return aboveFloor(hits, options.bm25Floor);
+    }
+    case 'caption-bm25': {
+      const text = textOf(query, search.input);
+      return text ? aboveFloor(view.bm25(text, limit, accept, true), options.bm25Floor) : undefined;
+    }
+    case 'dense':
+    case 'caption-dense': {
+      const vector = vectorOf(query, search.input);
+      return vector ? view.dense(vector, limit, accept, search.source === 'caption-dense') : undefined;
+    }
+    case 'image':
+      return query.imageVector ? scopes.imageHits().filter((hit) => !accept || accept(hit.roundId)) : undefined;
+    case 'image-echo':
+      return echoSearch(view, scopes.imageHits(), limit, accept);
+  }
+}
+
+function textOf(query: EncodedQuery, input: QueryInput): string | undefined {
+  if (input === 'question') return query.text.trim() || undefined;
+  if (input === 'keywords') return query.imageKeywords?.words.join(', ');
+  if (input === 'caption-anchor') return query.captionAnchor?.text;
+  return undefined;
+}
+
+function vectorOf(query: EncodedQuery, input: QueryInput): Float32Array | undefined {
+  switch (input) {
+    case 'question':
+      return query.questionVector;
+    case 'content':
+      return query.contentVector;
+    case 'keywords':
+      return query.imageKeywords?.vector;
+    case 'caption-anchor':
+      return query.captionAnchor?.vector;
+    default:
+      return undefined;
+  }
+}
+
+/** BM25 hits that match only words nearly every round holds score a sliver of the best; they are no evidence. */
+function aboveFloor(hits: LaneHit[], floor: number): LaneHit[] {
+  const best = hits[0]?.score ?? 0;
+  return floor > 0 ? hits.filter((hit) => hit.score >= floor * best) : hits;
+}
+
+/**
+ * The text lane searched with the stored vector of the best image match's caption, or of the turn
+ * that shared it: the conversation about a matched picture often never repeats its caption's words
+ * in the question, but it does talk about the same thing.
+ */
+function echoSearch(view: IndexView, imageHits: readonly LaneHit[], limit: number, accept: AcceptRound | undefined): LaneHit[] {
+  const best = imageHits[0];
+  const image = best && view.unit(best.unitId);
+  if (!best || !image?.imageId) return [];
+  const round = roundAt(view, best.roundId);
+  const role = round?.user.images.some((ref) => ref.id === image.imageId) ? 'user' : 'assistant';
+  const vector = view.textVector(captionUnitId(image.imageId)) ?? view.textVector(textUnitId(best.roundId, role));
+  return vector ? view.dense(vector, limit, accept) : [];
+}
+
+/**
+ * Rounds inside a time the question names ("in May 2023") rank above the rest, in their fused order:
+ * the date narrows where to look more sharply than any word. A round is inside from a day before the
+ * span to a week after it, since people tell of an event in the days that follow.
+ */
+function preferTimes(view: IndexView, fused: readonly FusedCandidate[], spans: readonly TimeSpan[]): FusedCandidate[] {
+  const DAY = 86_400_000;
+  const inside = (candidate: FusedCandidate) => {
+    const round = roundAt(view, candidate.key);
+    return round !== undefined && spans.some((span) => round.timestamp >= span.start - DAY && round.timestamp < span.end + 7 * DAY);
+  };
+  const top = fused[0]?.fusedScore ?? 0;
+  return fused
+    .map((candidate) => (inside(candidate) ? { ...candidate, fusedScore: candidate.fusedScore + top } : candidate))
+    .sort((a, b) => b.fusedScore - a.fusedScore);
+}
+
+function select(view: IndexView, plan: QueryPlan, ranked: readonly FusedCandidate[], admit: AcceptRound | undefined): ContextSelection {
+  const { rule, radius, neighbourShare, sessionShare } = plan.context;
+  if (rule === 'scored') {
+    const evidence = new Map(ranked.map((candidate) => [candidate.key, candidate.fusedScore]));
+    return selectScored(view.history, view.indexOf, plan.k, { evidence, radius, neighbourShare, sessionShare, ...(admit ? { admit } : {}) });
+  }
+  const hits = ranked.slice(0, plan.k).map((candidate) => candidate.key);
+  const found = new Set(ranked.map((candidate) => candidate.key));
+  const evidenceOnly = rule === 'evidence-window';
+  const window = withNeighbours(hits, view.history, view.indexOf, radius, (roundId) => (!evidenceOnly || found.has(roundId)) && (!admit || admit(roundId)));
+  return { hits, context: window.neighbourOf };
+}
+
+type ResultBase = Pick<RetrievalResult, 'case' | 'route' | 'queryText' | 'captionAnchor' | 'imageKeywords' | 'imageMatch' | 'warnings'>;
+
+function roundResult(view: IndexView, plan: QueryPlan, ranked: readonly FusedCandidate[], selection: ContextSelection, base: ResultBase & Pick<RetrievalResult, 'timeSpans'>): RetrievalResult {
+  const candidateOf = new Map(ranked.map((candidate) => [candidate.key, candidate]));
+  const blocks: Block[] = toBlocks(new Set([...selection.hits, ...selection.context.keys()]), view.history, view.indexOf);
+  const trace: TraceEntry[] = selection.hits.map((roundId, index) => {
+    const candidate = candidateOf.get(roundId)!;
+    return { roundId, rank: index + 1, fusedScore: candidate.fusedScore, hits: candidate.votes.map(toTraceHit), neighbour: false };
+  });
+  for (const [roundId, sources] of selection.context) trace.push({ roundId, fusedScore: 0, hits: [], neighbour: true, neighbourOf: sources });
+  const targetsImages = plan.route.target === 'image';
+  const images = targetsImages ? imagesOfTopRounds(view, selection.hits.map((roundId) => candidateOf.get(roundId)!)) : imagesOfRounds(view, selection.hits);
+  return { ...base, blocks, images, trace };
+}
+
+/** For image targets: each top round's images, the one a signal matched first; else its neighbours'. */
+function imagesOfTopRounds(view: IndexView, hits: readonly FusedCandidate[]): ImageRef[] {
+  const out: ImageRef[] = [];
+  const seen = new Set<string>();
+  const push = (image: ImageRef) => {
+    if (!seen.has(image.id)) {
+      seen.add(image.id);
+      out.push(image);
+    }
+  };
+  for (const candidate of hits) {
+    const round = roundAt(view, candidate.key);
+    if (!round) continue;
+    const own = imagesOf(round);
+    if (own.length > 0) {
+      const matched = new Set(candidate.votes.map((vote) => view.unit(vote.unitId)?.imageId).filter(Boolean));
+      [...own].sort((a, b) => Number(matched.has(b.id)) - Number(matched.has(a.id))).forEach(push);
+      continue;
+    }
+    const at = view.indexOf.get(round.id)!;
+    for (const neighbour of [view.history[at - 1], view.history[at + 1]]) {
+      if (neighbour && neighbour.sessionId === round.sessionId) imagesOf(neighbour).forEach(push);
+    }
+  }
+  return out;
+}
+
+/** For text targets: the hit rounds' own images, in rank order (context rounds' pictures are context, not answers). */
+function imagesOfRounds(view: IndexView, roundIds: readonly string[]): ImageRef[] {
+  return roundIds.flatMap((id) => {
+    const round = roundAt(view, id);
+    return round ? imagesOf(round) : [];
+  });
+}
+
+function unitResult(view: IndexView, fused: readonly FusedCandidate[], base: ResultBase): RetrievalResult {
+  const units: ReturnedUnit[] = [];
+  for (const candidate of fused) {
+    const info = view.unit(candidate.key);
+    if (!info) continue;
+    units.push({
+      unitId: candidate.key,
+      roundId: info.roundId,
+      kind: info.kind,
+      text: info.text ?? '',
+      ...(info.imageId ? { imageId: info.imageId } : {}),
+    });
+  }
+  const blocks = toBlocks(new Set(units.map((unit) => unit.roundId)), view.history, view.indexOf);
+  const trace: TraceEntry[] = [];
+  const entryOf = new Map<string, { roundId: string; rank: number; fusedScore: number; hits: TraceHit[]; neighbour: false }>();
+  fused.forEach((candidate, index) => {
+    const roundId = view.unit(candidate.key)?.roundId;
+    if (!roundId) return;
+    let entry = entryOf.get(roundId);
+    if (!entry) {
+      entry = { roundId, rank: index + 1, fusedScore: candidate.fusedScore, hits: [], neighbour: false };
+      entryOf.set(roundId, entry);
+      trace.push(entry);
+    }
+    entry.hits.push(...candidate.votes.map(toTraceHit));
+  });
+  const images: ImageRef[] = [];
+  for (const unit of units) {
+    if (!unit.imageId || images.some((image) => image.id === unit.imageId)) continue;
+    const round = roundAt(view, unit.roundId);
+    const image = round && imagesOf(round).find((candidate) => candidate.id === unit.imageId);
+    if (image) images.push(image);
+  }
+  return { ...base, blocks, images, trace, units };
+}
+
+function toTraceHit(vote: FusedCandidate['votes'][number]): TraceHit {
+  return { lane: vote.lane, signal: vote.signal, rank: vote.rank, score: vote.score, unitId: vote.unitId };
+}
+
+function roundAt(view: IndexView, roundId: string): StoredRound | undefined {
+  const at = view.indexOf.get(roundId);
+  return at === undefined ? undefined : view.history[at];
+}
