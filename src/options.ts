@@ -30,9 +30,9 @@ export interface RetrievalFilter {
 
 /** Knobs of routed retrieval. Every field has the default shown. */
 export interface RetrievalOptions {
-  /** Rounds returned: the best-ranked hits and the context rounds ranked around them. @default 22 */
+  /** Rounds returned: the best-ranked hits and the context rounds ranked around them. @default 23 */
   readonly k?: number;
-  /** Rounds returned for aggregation questions ("how many…", "list…", "in what ways…"), which gather without context. @default 30 */
+  /** Rounds returned for aggregation questions ("how many…", "list…", "in what ways…"), which gather across the history. @default 30 */
   readonly aggregationK?: number;
   /** Rounds on each side of a hit that share its evidence as context (same session only). @default 1 */
   readonly neighbours?: number;
@@ -70,8 +70,13 @@ export interface RetrievalAblation {
   readonly laneBalance?: boolean;
   /** In text→image, only rounds with an image within ±1 may be hits (unless none would remain). @default true */
   readonly imageRoundFilter?: boolean;
-  /** Aggregation questions get `aggregationK` rounds and no context. @default true */
+  /** Aggregation questions get `aggregationK` rounds. @default true */
   readonly aggregationBranch?: boolean;
+  /**
+   * Aggregation questions keep the context shares (only k widens); `false` ranks them by their own
+   * evidence alone, V-Mem's "no neighbours". @default true
+   */
+  readonly aggregationContext?: boolean;
   /** How context rounds join. @default 'scored' */
   readonly context?: ContextRule;
   /** Under `scored`: share of each neighbour's evidence a round gets. @default 0.3 */
@@ -162,7 +167,7 @@ export function withAblation(options: RetrievalOptions, ablation: RetrievalAblat
 }
 
 const DEFAULTS: NormalizedRetrievalOptions = {
-  k: 22,
+  k: 23,
   aggregationK: 30,
   neighbours: 1,
   poolSize: 100,
@@ -175,6 +180,7 @@ const DEFAULTS: NormalizedRetrievalOptions = {
   laneBalance: true,
   imageRoundFilter: true,
   aggregationBranch: true,
+  aggregationContext: true,
   context: 'scored',
   neighbourShare: 0.3,
   sessionShare: 0.5,
@@ -213,6 +219,7 @@ export function normalizeRetrievalOptions(options: RetrievalOptions = {}, base: 
     laneBalance: pick(ablation.laneBalance, base.laneBalance),
     imageRoundFilter: pick(ablation.imageRoundFilter, base.imageRoundFilter),
     aggregationBranch: pick(ablation.aggregationBranch, base.aggregationBranch),
+    aggregationContext: pick(ablation.aggregationContext, base.aggregationContext),
     context: pick(ablation.context, base.context),
     neighbourShare: nonNegative(pick(ablation.neighbourShare, base.neighbourShare), 'neighbourShare'),
     sessionShare: nonNegative(pick(ablation.sessionShare, base.sessionShare), 'sessionShare'),

@@ -16,6 +16,8 @@ export interface QueryFacts {
   readonly imageBytes: boolean;
   /** The image lane can encode the attached image: it has bytes, or a caption for a caption-only image encoder. */
   readonly imageReadable: boolean;
+  /** The attached image's caption, when the question came with one. */
+  readonly imageCaption?: string;
 }
 
 /** What the memory can do for a query. */
@@ -40,14 +42,16 @@ export interface QueryNeeds {
   readonly imageVector: boolean;
   /** Ask the LLM for the caption the sought picture would have (text→image), and embed it. */
   readonly captionAnchor: boolean;
-  /** Ask a vision LLM for keywords of the attached picture (image+text→text), and embed them. */
+  /** Ask a vision LLM for keywords of the attached picture (image+text→text, when it has no caption), and embed them. */
   readonly imageKeywords: boolean;
   /** Without a vision LLM, have the offline describer read keywords off the attached picture instead. */
   readonly describedKeywords: boolean;
+  /** Embed words that describe the attached picture (its caption, or the LLM's keywords), which search every round. */
+  readonly pictureWords: boolean;
 }
 
 /** What a search is run with. */
-export type QueryInput = 'question' | 'content' | 'keywords' | 'caption-anchor' | 'query-image' | 'matched-image';
+export type QueryInput = 'question' | 'content' | 'picture-words' | 'caption-anchor' | 'query-image' | 'matched-image';
 
 /** Where a search looks: a lane, and in the text lane which units. */
 export type SearchSource = 'bm25' | 'dense' | 'caption-bm25' | 'caption-dense' | 'image' | 'image-echo';
@@ -107,12 +111,15 @@ export function planQuery(facts: QueryFacts, can: Capabilities, options: Normali
   const imageVector = facts.hasImage && facts.imageReadable && can.imageLane;
   const contentText = hasText && options.contentQuery && options.routing ? contentWords(facts.text) : undefined;
   const captionAnchor = options.routing && can.llm && theCase === 'text→image' && !decided.counting && hasText;
-  const imageKeywords = options.routing && can.llm && can.vision && facts.imageBytes && decided.target === 'text';
-  const describedKeywords = options.routing && !imageKeywords && can.describer && facts.imageBytes && decided.target === 'text';
-  const needs: QueryNeeds = { questionVector: hasText, contentText, imageVector, captionAnchor, imageKeywords, describedKeywords };
+  const wantsPictureWords = options.routing && facts.hasImage && decided.target === 'text';
+  const caption = facts.imageCaption?.trim();
+  const imageKeywords = wantsPictureWords && !caption && can.llm && can.vision && facts.imageBytes;
+  const describedKeywords = wantsPictureWords && !caption && !imageKeywords && can.describer && facts.imageBytes;
+  const pictureWords = wantsPictureWords && (caption ? true : imageKeywords || describedKeywords);
+  const needs: QueryNeeds = { questionVector: hasText, contentText, imageVector, captionAnchor, imageKeywords, describedKeywords, pictureWords };
 
   const aggregate = options.aggregationBranch && decided.aggregation;
-  const context: ContextPlan = aggregate
+  const context: ContextPlan = aggregate && !options.aggregationContext
     ? { rule: options.context, radius: 0, neighbourShare: 0, sessionShare: 0 }
     : { rule: options.context, radius: options.neighbours, neighbourShare: options.neighbourShare, sessionShare: options.sessionShare };
   const signals = planSignals(theCase, needs, hasText, options).filter((signal) => options.weights[signal.signal] !== 0);
@@ -126,11 +133,11 @@ function planSignals(theCase: RetrievalCase, needs: QueryNeeds, hasText: boolean
         { source: 'dense', input: 'content', share: 0.5 },
       ]
     : [{ source: 'dense', input: 'question', share: 1 }];
-  const textSignals = (scope: SignalScope, input: 'question' | 'keywords' = 'question'): PlannedSignal[] =>
-    hasText || input === 'keywords'
+  const textSignals = (scope: SignalScope, input: 'question' | 'picture-words' = 'question'): PlannedSignal[] =>
+    hasText || input === 'picture-words'
       ? [
           { signal: 'bm25', lane: 'text', voteLane: 'text', scope, searches: [{ source: 'bm25', input, share: 1 }] },
-          { signal: 'dense', lane: 'text', voteLane: 'text', scope, searches: input === 'keywords' ? [{ source: 'dense', input, share: 1 }] : dense },
+          { signal: 'dense', lane: 'text', voteLane: 'text', scope, searches: input === 'picture-words' ? [{ source: 'dense', input, share: 1 }] : dense },
         ]
       : [];
   const image: PlannedSignal[] = needs.imageVector
@@ -163,13 +170,13 @@ function planSignals(theCase: RetrievalCase, needs: QueryNeeds, hasText: boolean
       // An image the image lane cannot read (no encoder, no bytes) still has its text to go on.
       return needs.imageVector ? image : textSignals(nearImages);
     case 'image+text→text': {
-      if (!needs.imageVector) return textSignals('all');
+      // Words that describe the picture (its caption, or keywords a vision LLM read off it) may search everywhere.
+      const pictureWords = needs.pictureWords ? textSignals('all', 'picture-words') : [];
+      if (!needs.imageVector) return [...textSignals('all'), ...pictureWords];
       // The question asks about the picture ("what breed is the dog in this photo?"), so its own words
-      // match every round on the topic; they only re-rank the rounds the image lane found. Keywords a
-      // vision LLM reads off the picture describe it, and may search everywhere.
+      // match every round on the topic; they only re-rank the rounds the image lane found.
       const echo: PlannedSignal = { signal: 'image-echo', lane: 'text', voteLane: 'image', scope: 'all', searches: [{ source: 'image-echo', input: 'matched-image', share: 1 }] };
-      const keywords = needs.imageKeywords || needs.describedKeywords ? textSignals('all', 'keywords') : [];
-      return [...image, echo, ...textSignals('image-matches'), ...keywords];
+      return [...image, echo, ...textSignals('image-matches'), ...pictureWords];
     }
   }
 }

@@ -53,7 +53,8 @@ export interface EncodedQuery {
   readonly contentVector?: Float32Array;
   readonly imageVector?: Float32Array;
   readonly captionAnchor?: { readonly text: string; readonly vector: Float32Array };
-  readonly imageKeywords?: { readonly words: readonly string[]; readonly vector: Float32Array };
+  /** Words that describe the attached picture: its caption, or keywords a vision LLM read off it (`keywords`). */
+  readonly pictureWords?: { readonly text: string; readonly vector: Float32Array; readonly keywords?: readonly string[] };
   readonly warnings?: readonly string[];
 }
 
@@ -88,9 +89,9 @@ export function runPlan(view: IndexView, plan: QueryPlan, query: EncodedQuery, o
   const base: ResultBase = {
     case: plan.case,
     route: plan.route,
-    queryText: [query.text, ...(query.imageKeywords?.words ?? [])].join(' ').trim(),
+    queryText: [query.text, ...(query.pictureWords?.keywords ?? [])].join(' ').trim(),
     ...(query.captionAnchor ? { captionAnchor: query.captionAnchor.text } : {}),
-    ...(query.imageKeywords ? { imageKeywords: query.imageKeywords.words } : {}),
+    ...(query.pictureWords?.keywords ? { imageKeywords: query.pictureWords.keywords } : {}),
     ...(bestImage && view.unit(bestImage.unitId)?.imageId
       ? { imageMatch: { imageId: view.unit(bestImage.unitId)!.imageId!, roundId: bestImage.roundId, score: bestImage.score } }
       : {}),
@@ -179,7 +180,7 @@ function runSearch(
 
 function textOf(query: EncodedQuery, input: QueryInput): string | undefined {
   if (input === 'question') return query.text.trim() || undefined;
-  if (input === 'keywords') return query.imageKeywords?.words.join(', ');
+  if (input === 'picture-words') return query.pictureWords?.text;
   if (input === 'caption-anchor') return query.captionAnchor?.text;
   return undefined;
 }
@@ -190,8 +191,8 @@ function vectorOf(query: EncodedQuery, input: QueryInput): Float32Array | undefi
       return query.questionVector;
     case 'content':
       return query.contentVector;
-    case 'keywords':
-      return query.imageKeywords?.vector;
+    case 'picture-words':
+      return query.pictureWords?.vector;
     case 'caption-anchor':
       return query.captionAnchor?.vector;
     default:

@@ -163,12 +163,15 @@ describe('memory: routed retrieval', () => {
     expect(result.trace.filter((entry) => !entry.neighbour).map((entry) => entry.roundId)).toEqual(expect.arrayContaining(['r1', 'r5', 'r7']));
   });
 
-  it('aggregation questions ("list…", "how many…") get aggregationK rounds and no context', async () => {
+  it('aggregation questions ("list…", "how many…") get aggregationK rounds instead of k', async () => {
     const { memory } = await filledMemory();
     const result = await memory.retrieve('List the violin things I mentioned', { ...bm25Only, k: 1, aggregationK: 3 });
     expect(result.route.aggregation).toBe(true);
     expect(result.trace.map((entry) => entry.roundId).sort()).toEqual(['r1', 'r5', 'r7']);
     expect(result.trace.every((entry) => !entry.neighbour)).toBe(true);
+    // V-Mem's "no neighbours" (a benchmark ablation) ranks them by their own evidence alone.
+    const strict = await memory.retrieve('List the violin things I mentioned', withAblation({ ...bm25Only, k: 1, aggregationK: 5 }, { aggregationContext: false }));
+    expect(strict.trace.map((entry) => entry.roundId).sort()).toEqual(['r1', 'r5', 'r7']);
     const counted = await memory.retrieve('How many times did I mention the violin?', { ...bm25Only, k: 1, aggregationK: 2 });
     expect(counted.route.aggregation).toBe(true);
     expect(counted.trace).toHaveLength(2);
@@ -227,6 +230,19 @@ describe('memory: routed retrieval', () => {
     expect(tyres?.hits.map((hit) => hit.signal)).toContain('image-echo');
     const off = await memory.retrieve({ text: 'What do I know about this?', image: picture('motorcycle red wheels') }, { weights: { 'image-echo': 0 } });
     expect(off.trace.flatMap((entry) => entry.hits).some((hit) => hit.signal === 'image-echo')).toBe(false);
+  });
+
+  it('image+text→text searches every round with the words of the attached picture’s caption', async () => {
+    const { memory } = await filledMemory();
+    await memory.add({ id: 'tyres', sessionId: 's9', timestamp: day(20), user: { text: 'I changed the tyres today' } });
+    const question = 'When did I do this?';
+    const captioned = await memory.retrieve({ text: question, image: { ...picture('rubber wheel'), caption: 'new tyres being fitted' } });
+    expect(captioned.case).toBe('image+text→text');
+    const tyres = captioned.trace.find((entry) => entry.roundId === 'tyres');
+    expect(tyres?.hits.map((hit) => hit.signal)).toContain('bm25');
+    // Without a caption the question's own words only re-rank the image matches, and tyres has no picture.
+    const bare = await memory.retrieve({ text: question, image: picture('rubber wheel') });
+    expect(bare.trace.find((entry) => entry.roundId === 'tyres')?.hits.some((hit) => hit.signal === 'bm25') ?? false).toBe(false);
   });
 
   it('rounds inside a time the question names rank first', async () => {

@@ -210,7 +210,13 @@ class MemoryImpl implements Memory {
     const settings = normalizeRetrievalOptions(options, this.defaults);
     const { llm } = this.queryEncoders;
     const plan = planQuery(
-      { text, hasImage: image !== undefined, imageBytes: image?.bytes !== undefined, imageReadable: image !== undefined && canEncodeQueryImage(this.queryEncoders, image) },
+      {
+        text,
+        hasImage: image !== undefined,
+        imageBytes: image?.bytes !== undefined,
+        imageReadable: image !== undefined && canEncodeQueryImage(this.queryEncoders, image),
+        ...(image?.caption ? { imageCaption: image.caption } : {}),
+      },
       {
         imageLane: this.queryEncoders.image !== undefined,
         llm: settings.llmAnchors && llm.available,

@@ -47,19 +47,21 @@ export async function encodeQuery(encoders: QueryEncoders, text: string, image: 
     needs.imageVector && image ? encodeQueryImage(encoders, image) : undefined,
   ]);
   const words = keywords?.length ? keywords : undefined;
+  const caption = image?.caption?.trim();
+  const pictureText = needs.pictureWords ? (caption || words?.join(', ')) : undefined;
   // One call embeds every text the plan needs, in this order.
-  const texts = [needs.questionVector ? text : undefined, needs.contentText, captionAnchor, words?.join(', ')];
+  const texts = [needs.questionVector ? text : undefined, needs.contentText, captionAnchor, pictureText || undefined];
   const present = texts.filter((value): value is string => value !== undefined);
   const vectors = present.length > 0 ? (await encoders.text.embed(present)).map(normalize) : [];
   let next = 0;
-  const [questionVector, contentVector, anchorVector, keywordsVector] = texts.map((value) => (value === undefined ? undefined : vectors[next++]));
+  const [questionVector, contentVector, anchorVector, pictureVector] = texts.map((value) => (value === undefined ? undefined : vectors[next++]));
   return {
     text,
     ...(questionVector ? { questionVector } : {}),
     ...(contentVector ? { contentVector } : {}),
     ...(imageVector ? { imageVector } : {}),
     ...(captionAnchor && anchorVector ? { captionAnchor: { text: captionAnchor, vector: anchorVector } } : {}),
-    ...(words && keywordsVector ? { imageKeywords: { words, vector: keywordsVector } } : {}),
+    ...(pictureText && pictureVector ? { pictureWords: { text: pictureText, vector: pictureVector, ...(words && !caption ? { keywords: words } : {}) } } : {}),
     ...(warnings.length ? { warnings } : {}),
   };
 }
