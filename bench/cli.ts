@@ -2,8 +2,7 @@
  * `npm run bench -- --dataset memgallery|locomo --data PATH [options]` (see `--help` and README.md).
  * Configuration comes from flags only.
  */
-import { createCaptionProxyImageEncoder } from '../src/encoders/caption-proxy.js';
-import { createMemory } from 'vmem';
+import { createCaptionProxyImageEncoder, createMemory } from 'vmem';
 import { runCommand } from './command.js';
 import { loadBenchTextEncoder } from './encoders.js';
 

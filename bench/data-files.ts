@@ -1,6 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { VmemError } from '../src/errors.js';
+import { VmemError } from 'vmem';
 
 /** A data file's path and its parsed JSON. */
 export interface JsonFile {

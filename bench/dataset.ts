@@ -1,4 +1,4 @@
-import type { Query, RoundInput } from '../src/types.js';
+import type { Query, RoundInput } from 'vmem';
 
 /** The benchmarks this command knows how to read. */
 export type DatasetName = 'memgallery' | 'locomo';

@@ -1,5 +1,5 @@
-import { createHubTextEncoder } from '../src/encoders/hub.js';
-import { createNodeEmbeddedEncoders } from '../src/encoders/node.js';
+import { createHubTextEncoder } from 'vmem/hub';
+import { createNodeEmbeddedEncoders } from 'vmem/node';
 import type { BenchArgs } from './cli-args.js';
 import type { LoadedTextEncoder } from './command.js';
 

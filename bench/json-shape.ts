@@ -1,4 +1,4 @@
-import { VmemError } from '../src/errors.js';
+import { VmemError } from 'vmem';
 
 /** Where a value sits in a data file, for error messages: `file.json: qa[3].evidence`. */
 export type Where = string;

@@ -1,5 +1,4 @@
-import { LlmError } from '../src/errors.js';
-import type { LlmMessage, LlmProvider } from '../src/llm/types.js';
+import { LlmError, type LlmMessage, type LlmProvider } from 'vmem';
 
 /** The grades the judge may give. */
 export const JUDGE_GRADES = [0, 0.25, 0.5, 0.75, 1] as const;

@@ -1,5 +1,4 @@
-import { VmemError } from '../src/errors.js';
-import type { RetrievalResult } from '../src/types.js';
+import { VmemError, type RetrievalResult } from 'vmem';
 import type { BenchQuestion } from './dataset.js';
 
 /** What a system handed back for one question, reduced to what the metrics need. */

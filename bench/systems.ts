@@ -20,27 +20,38 @@ export interface BenchSystem {
 /** Every system stays LLM-free (also in `--llm` mode, where the memory has a provider), so they measure retrieval alone. */
 const NO_LLM: RetrievalOptions = { llmAnchors: false };
 
-/** The stages `full` adds on top of routing and round matching, all off. */
-const NO_EXTRAS: RetrievalAblation = { aggregationBranch: false, imageRoundFilter: false, bm25Over: 'unit', bm25Floor: 0, contentQuery: false, timeExpressions: false };
+/** No routing and no stage of `full`: what any retrieval system could do with the same lanes. */
+const PLAIN: RetrievalAblation = {
+  routing: false,
+  aggregationBranch: false,
+  imageRoundFilter: false,
+  timeExpressions: false,
+  contentQuery: false,
+  bm25Over: 'unit',
+  bm25Floor: 0,
+  context: 'window',
+};
 
-/** No routing, no stages: what any retrieval system could do with the same lanes. */
-const PLAIN: RetrievalAblation = { ...NO_EXTRAS, routing: false, context: 'window' };
+/** Reading the question: the four-case router with its scopes, the aggregation branch, named times, content words. */
+const ROUTED: RetrievalAblation = { ...PLAIN, routing: true, aggregationBranch: true, aggregationContext: false, imageRoundFilter: true, timeExpressions: true, contentQuery: true };
+
+/** Rounds as the unit of ranking: whole-round BM25 documents (weak hits dropped) and V-Mem's ±1 window. */
+const ROUNDS: RetrievalAblation = { ...ROUTED, granularity: 'round', bm25Over: 'round', bm25Floor: 0.1, aggregationContext: true };
 
 const only = (signals: readonly string[]): RetrievalOptions['weights'] =>
   Object.fromEntries(['bm25', 'dense', 'image', 'caption-anchor', 'image-echo'].map((signal) => [signal, signals.includes(signal) ? 1 : 0]));
 
 /**
- * The systems of one run, weakest first:
+ * The systems of one run. Baselines:
  * - `bm25`: rounds by BM25 over each round's whole text, no context;
  * - `dense`: rounds by text-lane cosine (turn texts and captions), no context;
  * - `bm25-window`: `bm25` plus every ±1 same-session neighbour (never counted against k);
- * - `hybrid-window`: BM25 over rounds and dense, by reciprocal rank fusion (κ = 60), plus the same window;
+ * - `hybrid-window`: BM25 over rounds and dense, by reciprocal rank fusion (κ = 60), plus the same window.
+ * The four read a question's picture as its caption. The ablation ladder, each step adding to the last:
  * - `vanilla`: every lane the query supports, one fusion over units, bare units returned;
- * - `routed`: vanilla plus the four-case routing;
- * - `rounds`: routed plus round matching and V-Mem's ±1 neighbour window;
- * - `full`: the core's defaults (round documents, BM25 floor, content query, time expressions,
- *   aggregation branch, image-round filter, scored context).
- * The four text baselines read a question's picture as its caption.
+ * - `routed`: reading the question (four-case router, aggregation branch, named times, content words);
+ * - `rounds`: rounds as the unit (round documents, BM25 floor, V-Mem's ±1 window);
+ * - `full`: the core's defaults, which add the scored context rule.
  */
 export const BENCH_SYSTEMS: readonly BenchSystem[] = [
   { name: 'bm25', level: 'round', matchable: true, pictureAsText: true, options: withAblation({ ...NO_LLM, weights: only(['bm25']), neighbours: 0 }, { ...PLAIN, bm25Over: 'round' }) },
@@ -53,9 +64,9 @@ export const BENCH_SYSTEMS: readonly BenchSystem[] = [
     pictureAsText: true,
     options: withAblation({ ...NO_LLM, weights: only(['bm25', 'dense']), neighbours: 1, rrfK: 60, k: 10 }, { ...PLAIN, bm25Over: 'round' }),
   },
-  { name: 'vanilla', level: 'unit', matchable: true, options: withAblation({ ...NO_LLM, neighbours: 0, rrfK: 60 }, { ...PLAIN, granularity: 'unit' }) },
-  { name: 'routed', level: 'unit', matchable: true, options: withAblation({ ...NO_LLM, neighbours: 0, rrfK: 60 }, { ...PLAIN, routing: true, granularity: 'unit' }) },
-  { name: 'rounds', level: 'round', matchable: true, options: withAblation({ ...NO_LLM, neighbours: 1, rrfK: 60, k: 10 }, { ...NO_EXTRAS, context: 'window' }) },
+  { name: 'vanilla', level: 'unit', matchable: true, options: withAblation({ ...NO_LLM, neighbours: 0 }, { ...PLAIN, granularity: 'unit' }) },
+  { name: 'routed', level: 'unit', matchable: true, options: withAblation({ ...NO_LLM, neighbours: 0 }, { ...ROUTED, granularity: 'unit' }) },
+  { name: 'rounds', level: 'round', matchable: true, options: withAblation({ ...NO_LLM, neighbours: 1, k: 10 }, ROUNDS) },
   { name: 'full', level: 'round', matchable: false, options: NO_LLM },
 ];
 

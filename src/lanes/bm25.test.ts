@@ -48,4 +48,36 @@ describe('Bm25Index', () => {
       expect(index.search(query, 20, accept)).toEqual(filtered);
     }
   });
+
+  it('stays exact when documents are inserted after removals, words whose documents were all removed included', () => {
+    const index = new Bm25Index();
+    const db = reference([]);
+    const first = docs.slice(0, 1_000);
+    index.insert(first);
+    void insertMultiple(db, [...first], first.length);
+    // Remove every document holding some word, so the word is left with no postings at all.
+    const lonely = 'zebraquartz';
+    const withWord = [{ id: 'w1', text: `${lonely} ka lo` }, { id: 'w2', text: `${lonely} lo` }];
+    index.insert(withWord);
+    void insertMultiple(db, [...withWord], withWord.length);
+    const removed = [...first.filter((_, i) => i % 3 === 0).map((doc) => doc.id), 'w1', 'w2'];
+    index.remove(removed);
+    void removeMultiple(db, removed, removed.length);
+    // Insert after the removals: new ids, an id that was removed, and the word that lost every document.
+    const later = [...docs.slice(1_000, 1_600), { id: first[0]!.id, text: `${lonely} is back ka` }, { id: 'w3', text: `${lonely} ${lonely} lo` }];
+    index.insert(later);
+    void insertMultiple(db, [...later], later.length);
+    for (const query of [...queries, lonely, `${lonely} lo`]) {
+      for (const limit of [1, 10, 80]) expect(index.search(query, limit)).toEqual(oramaTop(db, query, limit));
+    }
+    expect(index.search(lonely, 10).map((hit) => hit.id).sort()).toEqual([first[0]!.id, 'w3'].sort());
+  });
+
+  it('ignores removing ids it never held', () => {
+    const index = new Bm25Index();
+    index.insert(docs.slice(0, 10));
+    const before = index.search('ka lo', 10);
+    index.remove(['no-such-id']);
+    expect(index.search('ka lo', 10)).toEqual(before);
+  });
 });

@@ -7,13 +7,18 @@ import { VectorMatrix } from './vector-matrix.js';
 export type IndexedUnit = Omit<StoredUnit, 'vector'>;
 
 /**
- * The text lane (BM25 + dense over turn texts and captions, and BM25 over whole rounds) and the image
- * lane (cosine over image vectors), with the unit table both share.
+ * The text lane (dense over turn texts and captions; BM25 over whole rounds, over captions, and over
+ * single units) and the image lane (cosine over image vectors), with the unit table both share.
+ *
+ * Retrieval ranks rounds, so BM25 keeps one document per round (its turns' text together) and one
+ * per caption, built as units arrive. BM25 over single units (`search({ signal: 'bm25' })`, the
+ * benchmark's unit-level ablations) is built on first use and kept up to date from then on: opening
+ * a memory indexes each text once.
  */
 export class Lanes {
-  private bm25Index = new Bm25Index();
-  /** One document per round: its turns' text together, so BM25 weighs a question against the whole exchange. */
   private roundIndex = new Bm25Index();
+  private captionIndex = new Bm25Index();
+  private unitIndex: Bm25Index | undefined;
   private textVectors: VectorMatrix;
   private imageVectors: VectorMatrix | undefined;
   private readonly units = new Map<string, IndexedUnit>();
@@ -70,11 +75,14 @@ export class Lanes {
       else this.unitsOfRound.set(unit.roundId, [unit.id]);
       rounds.add(unit.roundId);
     }
-    this.bm25Index.insert(textDocs);
-    this.roundIndex.insert([...rounds].flatMap((roundId) => {
-      const text = this.roundText(roundId);
-      return text ? [{ id: roundId, text }] : [];
-    }));
+    this.unitIndex?.insert(textDocs);
+    this.captionIndex.insert(textDocs.filter((doc) => this.units.get(doc.id)!.kind === 'caption'));
+    this.roundIndex.insert(
+      [...rounds].flatMap((roundId) => {
+        const text = this.roundText(roundId);
+        return text ? [{ id: roundId, text }] : [];
+      }),
+    );
   }
 
   /** A round's document: its text units (captions are already folded into their turn's text), user first. */
@@ -102,7 +110,8 @@ export class Lanes {
   removeRound(roundId: string): void {
     const unitIds = this.unitsOfRound.get(roundId) ?? [];
     const textIds = unitIds.filter((id) => this.units.get(id)?.lane === 'text');
-    this.bm25Index.remove(textIds);
+    this.unitIndex?.remove(textIds);
+    this.captionIndex.remove(textIds.filter((id) => this.units.get(id)!.kind === 'caption'));
     this.roundIndex.remove([roundId]);
     for (const id of unitIds) {
       this.textVectors.remove(id);
@@ -114,17 +123,28 @@ export class Lanes {
 
   /** Starts empty indexes (cheaper than removing every round one by one). */
   clear(): void {
-    this.bm25Index = new Bm25Index();
     this.roundIndex = new Bm25Index();
+    this.captionIndex = new Bm25Index();
+    this.unitIndex = undefined;
     this.textVectors = new VectorMatrix(this.textDimension);
     this.imageVectors = this.imageDimension === undefined ? undefined : new VectorMatrix(this.imageDimension);
     this.units.clear();
     this.unitsOfRound.clear();
   }
 
+  /** BM25 over single text-lane units (turn texts and captions), or over captions alone. */
   bm25(text: string, limit: number, accept?: AcceptRound, captionsOnly = false): LaneHit[] {
+    const index = captionsOnly ? this.captionIndex : this.unitIndexBuilt();
     // The filter applies inside the search, so it keeps the best accepted units and never starves the pool.
-    return this.toLaneHits(this.bm25Index.search(text, limit, this.unitFilter(accept, captionsOnly)), limit);
+    return this.toLaneHits(index.search(text, limit, this.unitFilter(accept, false)), limit);
+  }
+
+  private unitIndexBuilt(): Bm25Index {
+    if (!this.unitIndex) {
+      this.unitIndex = new Bm25Index();
+      this.unitIndex.insert([...this.units.values()].filter((unit) => unit.lane === 'text').map((unit) => ({ id: unit.id, text: unit.text ?? '' })));
+    }
+    return this.unitIndex;
   }
 
   /** BM25 over whole rounds; each hit's `unitId` is the round id. */

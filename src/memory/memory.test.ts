@@ -295,6 +295,16 @@ describe('memory: retrieval filters', () => {
     expect(ids(await memory.retrieve('violin', { filter: { meta: { starred: 'true' } } }))).toEqual([]);
   });
 
+  it('single-signal BM25 search sees rounds added, edited and forgotten after its first use', async () => {
+    const { memory } = await filledMemory();
+    expect((await memory.search({ signal: 'bm25', text: 'violin' })).map((hit) => hit.roundId).sort()).toEqual(['r1', 'r5', 'r7']);
+    await memory.add({ id: 'r8', sessionId: 's3', timestamp: day(10), user: { text: 'New violin strings arrived.' } });
+    await memory.forget('r1');
+    await memory.update('r7', { user: { text: 'The piano teacher moved to Porto.' } });
+    expect((await memory.search({ signal: 'bm25', text: 'violin' })).map((hit) => hit.unitId).sort()).toEqual(['r5#user', 'r8#user']);
+    expect((await memory.search({ signal: 'bm25', text: 'kitten sofa' })).map((hit) => hit.unitId)).toContain(`${memory.get('r2')!.user.images[0]!.id}#caption`);
+  });
+
   it('applies to single-signal search too', async () => {
     const { memory } = await filledMemory();
     const hits = await memory.search({ signal: 'bm25', text: 'violin', filter: { sessionIds: ['s2'] } });
