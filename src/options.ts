@@ -38,7 +38,7 @@ export interface RetrievalOptions {
   readonly neighbours?: number;
   /** Candidate rounds each signal contributes before fusion. @default 100 */
   readonly poolSize?: number;
-  /** Reciprocal-rank-fusion constant κ in 1/(κ + rank): lower trusts the top of each list more. @default 10 */
+  /** Reciprocal-rank-fusion constant κ in 1/(κ + rank): lower trusts the top of each list more. @default 5 */
   readonly rrfK?: number;
   /** Per-signal weight in the fusion; 0 turns a signal off. @default { bm25: 1, dense: 1, image: 1, 'caption-anchor': 1, 'image-echo': 1 } */
   readonly weights?: Partial<Record<Signal, number>>;
@@ -171,7 +171,7 @@ const DEFAULTS: NormalizedRetrievalOptions = {
   aggregationK: 30,
   neighbours: 1,
   poolSize: 100,
-  rrfK: 10,
+  rrfK: 5,
   weights: { bm25: 1, dense: 1, image: 1, 'caption-anchor': 1, 'image-echo': 1 },
   llmAnchors: true,
   filter: undefined,

@@ -13,10 +13,15 @@
 import type { PostingList } from './bm25-postings.js';
 import { TopK, ranksAbove } from './top-k.js';
 
+/** BM25's parameters: term-frequency saturation `k`, length normalisation `b`, and BM25+'s floor `d`. */
+export interface Bm25Parameters {
+  readonly k: number;
+  readonly b: number;
+  readonly d: number;
+}
+
 /** Orama 3's BM25 parameters (its defaults). */
-const K = 1.2;
-const B = 0.75;
-const D = 0.5;
+export const ORAMA_BM25: Bm25Parameters = { k: 1.2, b: 0.75, d: 0.5 };
 
 interface RadixNodeView {
   readonly s: string;
@@ -59,7 +64,7 @@ interface Term {
  * tf (its slope has the sign of (k+1)·k(1-b+…) - d > 0) and shrinks with len, so the largest tf
  * and shortest field bound it; tf ≤ 1 and len ≥ 0 bound it for any word.
  */
-function factorBound(list: PostingList, avg: number): number {
+function factorBound(list: PostingList, avg: number, { k: K, b: B, d: D }: Bm25Parameters): number {
   const tf = list.maxTf;
   const length = list.minLength;
   // A hair of slack so rounding in the bound can never undercut an exact score.
@@ -80,6 +85,7 @@ const REJECTED = 2;
  * @param maxInternalId the largest internal id in use
  * @param fieldLengths field length by internal id (the same numbers as Orama's)
  * @param accept filters documents by internal id; called once per document reached
+ * @param parameters BM25's k, b and d (Orama's defaults unless the index says otherwise)
  */
 export function scoreTopK(
   index: OramaTextIndex,
@@ -90,7 +96,9 @@ export function scoreTopK(
   limit: number,
   fieldLengths: Float64Array,
   accept?: (doc: number) => boolean,
+  parameters: Bm25Parameters = ORAMA_BM25,
 ): { key: number; score: number }[] {
+  const { k: K, b: B, d: D } = parameters;
   const frequencies = index.frequencies[prop]!;
   const oramaLengths = index.fieldLengths[prop]!;
   const occurrences = index.tokenOccurrences[prop]!;
@@ -118,7 +126,7 @@ export function scoreTopK(
   const terms: Term[] = [...byWord.values()]
     .map((term) => {
       const idf = idfOf(term.word);
-      return { ...term, idf, bound: term.times * idf * factorBound(term.list, avg) };
+      return { ...term, idf, bound: term.times * idf * factorBound(term.list, avg, parameters) };
     })
     .sort((a, b) => b.bound - a.bound);
 

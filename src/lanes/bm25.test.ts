@@ -10,8 +10,8 @@ function reference(docs: readonly { id: string; text: string }[]): AnyOrama {
   return db;
 }
 
-function oramaTop(db: AnyOrama, query: string, limit: number) {
-  const result = search(db, { term: query, properties: ['text'], limit, threshold: 1 }) as Awaited<ReturnType<typeof search>>;
+function oramaTop(db: AnyOrama, query: string, limit: number, relevance?: { k: number; b: number; d: number }) {
+  const result = search(db, { term: query, properties: ['text'], limit, threshold: 1, ...(relevance ? { relevance } : {}) }) as Awaited<ReturnType<typeof search>>;
   return result.hits.map((hit) => ({ id: String(hit.id), score: hit.score }));
 }
 
@@ -32,6 +32,18 @@ describe('Bm25Index', () => {
     for (const query of queries) {
       for (const limit of [1, 10, 80]) expect(index.search(query, limit)).toEqual(oramaTop(db, query, limit));
     }
+  });
+
+  it('scores with other BM25 parameters exactly as Orama search does with the same relevance settings', () => {
+    const parameters = { k: 1.2, b: 0.3, d: 0.5 };
+    const index = new Bm25Index(parameters);
+    index.insert(docs);
+    const db = reference(docs);
+    for (const query of queries) expect(index.search(query, 10)).toEqual(oramaTop(db, query, 10, parameters));
+    // Weaker length normalisation really changes the ranking.
+    const plain = new Bm25Index();
+    plain.insert(docs);
+    expect(queries.some((query) => JSON.stringify(plain.search(query, 10).map((hit) => hit.id)) !== JSON.stringify(index.search(query, 10).map((hit) => hit.id)))).toBe(true);
   });
 
   it('stays exact after removals, and a filter keeps the best accepted documents', () => {

@@ -2,7 +2,7 @@ import { count, create, insertMultiple, removeMultiple, type AnyOrama } from '@o
 import { tokenizer as oramaTokenizer } from '@orama/orama/components';
 import { createFastTextIndexComponent } from './bm25-orama-index.js';
 import { TfPostings } from './bm25-postings.js';
-import { scoreTopK, type OramaTextIndex, type QueryWord } from './bm25-topk.js';
+import { ORAMA_BM25, scoreTopK, type Bm25Parameters, type OramaTextIndex, type QueryWord } from './bm25-topk.js';
 
 // Function words carry no evidence; dropping them keeps long questions from matching every round.
 const STOP_WORDS = `a about above after again against all am an and any are as at be because been before being below between
@@ -69,6 +69,9 @@ export class Bm25Index {
   });
   private count = 0;
 
+  /** @param parameters BM25's k, b and d; scores equal Orama's `search` with the same `relevance`. */
+  constructor(private readonly parameters: Bm25Parameters = ORAMA_BM25) {}
+
   get size(): number {
     return this.count;
   }
@@ -116,7 +119,7 @@ export class Bm25Index {
     );
     const ids = orama.internalDocumentIDStore.internalIdToId;
     const acceptDoc = accept && ((doc: number) => accept(ids[doc - 1]!));
-    const hits = scoreTopK(index, PROPERTY, words, count(this.db) as number, ids.length, limit, this.postings.lengths, acceptDoc);
+    const hits = scoreTopK(index, PROPERTY, words, count(this.db) as number, ids.length, limit, this.postings.lengths, acceptDoc, this.parameters);
     return hits.map((hit) => ({ id: ids[hit.key - 1]!, score: hit.score }));
   }
 

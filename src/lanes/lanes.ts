@@ -1,6 +1,7 @@
 import type { AcceptRound, LaneHit } from '../core/run.js';
 import type { StoredUnit } from '../types.js';
 import { Bm25Index } from './bm25.js';
+import { ORAMA_BM25 } from './bm25-topk.js';
 import { VectorMatrix } from './vector-matrix.js';
 
 /** Unit facts the lanes keep in memory (vectors live in the matrices). */
@@ -15,8 +16,14 @@ export type IndexedUnit = Omit<StoredUnit, 'vector'>;
  * benchmark's unit-level ablations) is built on first use and kept up to date from then on: opening
  * a memory indexes each text once.
  */
+/**
+ * BM25 for round documents: weak length normalisation. A round's length says how much was said, not
+ * how far off topic it went; Orama's b = 0.75 let two-line greetings outrank the exchange that answers.
+ */
+const ROUND_BM25 = { ...ORAMA_BM25, b: 0.3 };
+
 export class Lanes {
-  private roundIndex = new Bm25Index();
+  private roundIndex = new Bm25Index(ROUND_BM25);
   private captionIndex = new Bm25Index();
   private unitIndex: Bm25Index | undefined;
   private textVectors: VectorMatrix;
@@ -123,7 +130,7 @@ export class Lanes {
 
   /** Starts empty indexes (cheaper than removing every round one by one). */
   clear(): void {
-    this.roundIndex = new Bm25Index();
+    this.roundIndex = new Bm25Index(ROUND_BM25);
     this.captionIndex = new Bm25Index();
     this.unitIndex = undefined;
     this.textVectors = new VectorMatrix(this.textDimension);
