@@ -46,7 +46,7 @@ export interface QueryNeeds {
   readonly imageKeywords: boolean;
   /** Without a vision LLM, have the offline describer read keywords off the attached picture instead. */
   readonly describedKeywords: boolean;
-  /** Embed words that describe the attached picture (its caption, or the LLM's keywords), which search every round. */
+  /** Embed words that describe the attached picture (its caption, or keywords read off it), which search the text lane. */
   readonly pictureWords: boolean;
 }
 
@@ -111,11 +111,13 @@ export function planQuery(facts: QueryFacts, can: Capabilities, options: Normali
   const imageVector = facts.hasImage && facts.imageReadable && can.imageLane;
   const contentText = hasText && options.contentQuery && options.routing ? contentWords(facts.text) : undefined;
   const captionAnchor = options.routing && can.llm && theCase === 'text→image' && !decided.counting && hasText;
-  const wantsPictureWords = options.routing && facts.hasImage && decided.target === 'text';
+  // Words that describe the attached picture: its caption, or (for a text target, V-Mem's step) keywords a
+  // vision LLM reads off it, or without one the offline describer's.
   const caption = facts.imageCaption?.trim();
-  const imageKeywords = wantsPictureWords && !caption && can.llm && can.vision && facts.imageBytes;
-  const describedKeywords = wantsPictureWords && !caption && !imageKeywords && can.describer && facts.imageBytes;
-  const pictureWords = wantsPictureWords && (caption ? true : imageKeywords || describedKeywords);
+  const wantsKeywords = options.routing && facts.hasImage && decided.target === 'text' && !caption && facts.imageBytes;
+  const imageKeywords = wantsKeywords && can.llm && can.vision;
+  const describedKeywords = wantsKeywords && !imageKeywords && can.describer;
+  const pictureWords = options.routing && facts.hasImage && (caption ? true : imageKeywords || describedKeywords);
   const needs: QueryNeeds = { questionVector: hasText, contentText, imageVector, captionAnchor, imageKeywords, describedKeywords, pictureWords };
 
   const aggregate = options.aggregationBranch && decided.aggregation;
@@ -166,9 +168,12 @@ function planSignals(theCase: RetrievalCase, needs: QueryNeeds, hasText: boolean
         : [];
       return [...textSignals(nearImages), ...anchor];
     }
-    case 'image+text→image':
+    case 'image+text→image': {
+      // The picture's caption words find pictures described alike; they look only near pictures.
+      const pictureWords = needs.pictureWords ? textSignals(nearImages, 'picture-words') : [];
       // An image the image lane cannot read (no encoder, no bytes) still has its text to go on.
-      return needs.imageVector ? image : textSignals(nearImages);
+      return needs.imageVector ? [...image, ...pictureWords] : [...textSignals(nearImages), ...pictureWords];
+    }
     case 'image+text→text': {
       // Words that describe the picture (its caption, or keywords a vision LLM read off it) may search everywhere.
       const pictureWords = needs.pictureWords ? textSignals('all', 'picture-words') : [];

@@ -213,6 +213,17 @@ describe('memory: routed retrieval', () => {
     expect(top.hits.map((hit) => `${hit.lane}/${hit.signal}`)).toEqual(['image/image']);
   });
 
+  it('image+text→image also looks for pictures described in the words of the attached picture’s caption', async () => {
+    const { memory } = await filledMemory();
+    const result = await memory.retrieve({ text: 'Which earlier photo shows the same thing as this one?', image: { ...picture('fur paws tail'), caption: 'a grey kitten' } });
+    expect(result.case).toBe('image+text→image');
+    const kitten = result.trace.find((entry) => entry.roundId === 'r2');
+    expect(kitten?.hits.map((hit) => `${hit.lane}/${hit.signal}`)).toEqual(expect.arrayContaining(['text/bm25']));
+    expect(result.images.map((image) => image.roundId)).toContain('r2');
+    const uncaptioned = await memory.retrieve({ text: 'Which earlier photo shows the same thing as this one?', image: picture('fur paws tail') });
+    expect(uncaptioned.trace.flatMap((entry) => entry.hits).every((hit) => hit.lane === 'image')).toBe(true);
+  });
+
   it('image+text→text returns the text of the round whose image matches', async () => {
     const { memory } = await filledMemory();
     const result = await memory.retrieve({ text: 'What did I say about this?', image: picture('kitten cat whiskers') });
