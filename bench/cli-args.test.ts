@@ -10,6 +10,7 @@ describe('parseBenchArgs', () => {
       encoders: 'embedded',
       textWorkers: 1,
       curves: [],
+      stages: false,
       limit: 2,
       json: 'out.json',
     });
@@ -23,6 +24,7 @@ describe('parseBenchArgs', () => {
   it('reads --curves with the default budgets or --curve-budgets, and --cache-vectors with its folder', () => {
     expect(parseBenchArgs(['--dataset', 'locomo', '--data', 'd', '--curves'])).toMatchObject({ curves: [8, 12, 16, 24, 32] });
     expect(parseBenchArgs(['--dataset', 'locomo', '--data', 'd', '--curves', '--curve-budgets', '4, 10'])).toMatchObject({ curves: [4, 10] });
+    expect(parseBenchArgs(['--dataset', 'locomo', '--data', 'd', '--stages', '--curve-budgets', '8'])).toMatchObject({ stages: true, curves: [8] });
     expect(parseBenchArgs(['--dataset', 'locomo', '--data', 'd', '--cache-vectors'])).toMatchObject({ vectorCacheDir: 'node_modules/.cache/vmem-bench' });
     expect(parseBenchArgs(['--dataset', 'locomo', '--data', 'd', '--cache-vectors', '--cache-dir', 'c'])).toMatchObject({ vectorCacheDir: 'c' });
   });
@@ -40,7 +42,7 @@ describe('parseBenchArgs', () => {
     [['--dataset', 'locomo', '--data', 'd', '--encoders', 'gpu'], /Unknown --encoders "gpu"/],
     [['--dataset', 'locomo', '--data', 'd', '--llm-model', 'm'], /--llm-model needs --llm/],
     [['--dataset', 'locomo', '--data', 'd', '--llm'], /--llm needs --llm-base-url and --llm-model/],
-    [['--dataset', 'locomo', '--data', 'd', '--curve-budgets', '8'], /--curve-budgets needs --curves/],
+    [['--dataset', 'locomo', '--data', 'd', '--curve-budgets', '8'], /--curve-budgets needs --curves or --stages/],
     [['--dataset', 'locomo', '--data', 'd', '--curves', '--curve-budgets', '8,x'], /--curve-budgets must be a whole number/],
     [['--dataset', 'locomo', '--data', 'd', '--cache-dir', 'c'], /--cache-dir needs --cache-vectors/],
   ])('refuses %j with a usage error', (argv, message) => {

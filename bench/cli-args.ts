@@ -31,6 +31,8 @@ export interface BenchArgs {
   readonly textWorkers: number;
   /** Budgets (mean returned rounds) for the recall-vs-budget curves; empty without `--curves`. */
   readonly curves: readonly number[];
+  /** Run the stage ablations of `full` instead of the baselines (curves only). */
+  readonly stages: boolean;
   /** Folder of the on-disk text-vector cache; absent when `--cache-vectors` is not given. */
   readonly vectorCacheDir?: string;
   readonly llm?: LlmArgs;
@@ -42,7 +44,7 @@ export const DEFAULT_CURVE_BUDGETS: readonly number[] = [8, 12, 16, 24, 32];
 /** The command's help text. */
 export const BENCH_USAGE = `Usage: npm run bench -- --dataset memgallery|locomo --data PATH [options]
 
-Measures how well retrieval finds the evidence of each question, for six systems and four
+Measures how well retrieval finds the evidence of each question, for eight systems and their
 matched-budget baselines, in one run. Tables go to stdout, progress to stderr.
 
   --dataset NAME        memgallery or locomo
@@ -60,6 +62,8 @@ matched-budget baselines, in one run. Tables go to stdout, progress to stderr.
   --curves              also measure recall against budget: for every system, the k whose
                         mean returned rounds is nearest each budget
   --curve-budgets LIST  the budgets of --curves (default 8,12,16,24,32)
+  --stages              instead of the baselines, run full with one stage turned off at a time
+                        (and the other context rules), as curves: what each stage adds
   --cache-vectors       keep text vectors on disk (keyed by encoder id and text) and reuse
                         them, so a rebuild takes seconds; the build time is then no
                         encoding time, and the report says so
@@ -106,6 +110,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs | typeof HELP
         'text-workers': { type: 'string' },
         'cache-vectors': { type: 'boolean' },
         curves: { type: 'boolean' },
+        stages: { type: 'boolean' },
         'curve-budgets': { type: 'string' },
         'cache-dir': { type: 'string' },
         llm: { type: 'boolean' },
@@ -142,8 +147,10 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs | typeof HELP
   if (cacheDir !== undefined && values['cache-vectors'] !== true) throw usageError('--cache-dir needs --cache-vectors.');
   const vectorCacheDir = values['cache-vectors'] === true ? (cacheDir ?? DEFAULT_VECTOR_CACHE_DIR) : undefined;
   const budgetsText = text('curve-budgets');
-  if (budgetsText !== undefined && values['curves'] !== true) throw usageError('--curve-budgets needs --curves.');
-  const curves = values['curves'] === true ? (budgetsText ?? DEFAULT_CURVE_BUDGETS.join(',')).split(',').map((part) => positiveInteger(part.trim(), '--curve-budgets')) : [];
+  if (budgetsText !== undefined && values['curves'] !== true && values['stages'] !== true) throw usageError('--curve-budgets needs --curves or --stages.');
+  if (values['stages'] === true && values['llm'] === true) throw usageError('--stages measures retrieval alone; leave out --llm.');
+  const stages = values['stages'] === true;
+  const curves = values['curves'] === true || stages ? (budgetsText ?? DEFAULT_CURVE_BUDGETS.join(',')).split(',').map((part) => positiveInteger(part.trim(), '--curve-budgets')) : [];
   const json = text('json');
   const details = text('details');
   const llm = parseLlmArgs(values);
@@ -153,6 +160,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs | typeof HELP
     encoders,
     textWorkers,
     curves,
+    stages,
     ...(json !== undefined ? { json } : {}),
     ...(details !== undefined ? { details } : {}),
     ...(limit !== undefined ? { limit } : {}),

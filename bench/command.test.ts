@@ -154,6 +154,14 @@ describe('bench command', () => {
     expect(env.out.join('')).toMatch(/Recall vs budget: allClue[\s\S]*\| full +\| [01]\.\d{3} \(k2, 2\.0\)/);
   });
 
+  it('measures what each stage of full adds with --stages', async () => {
+    const { report } = await run(['--stages', '--curve-budgets', '4']);
+    expect(Object.keys(report.systems)).toEqual(Object.keys(report.curves!));
+    expect(Object.keys(report.curves!)).toEqual(expect.arrayContaining(['full', 'context: V-Mem ±1 window', '− session share', '− round documents']));
+    expect(report.systems['bm25']).toBeUndefined();
+    expect(report.curves!['full']![0]).toMatchObject({ target: 4, k: 4, rounds: 4 });
+  });
+
   it('keeps text vectors on disk with --cache-vectors and says when a build read them from there', async () => {
     const cacheDir = join(folder, 'cache');
     const first = await run(['--cache-vectors', '--cache-dir', cacheDir]);

@@ -9,6 +9,7 @@ import { buildReport } from './report.js';
 import { runBenchmark, type BenchLlm } from './run.js';
 import { formatReport } from './tables.js';
 import { openVectorCache } from './vector-cache.js';
+import { STAGE_SYSTEMS } from './systems.js';
 
 /** The text encoder a run uses, and how to free it. */
 export interface LoadedTextEncoder {
@@ -75,6 +76,7 @@ async function benchmark(args: BenchArgs, env: CommandEnvironment): Promise<void
       imageEncoder: env.captionProxy(textEncoder),
       progress,
       curveBudgets: args.curves,
+      ...(args.stages ? { systems: STAGE_SYSTEMS } : {}),
       ...(llm ? { llm } : {}),
     }).finally(() => store?.flush());
     const report = buildReport(run, {

@@ -70,6 +70,30 @@ export const BENCH_SYSTEMS: readonly BenchSystem[] = [
   { name: 'full', level: 'round', matchable: false, options: NO_LLM },
 ];
 
+/**
+ * `--stages`: `full`, the two other context rules, and `full` with one stage turned off at a time,
+ * to measure what each stage adds (curves only).
+ */
+export const STAGE_SYSTEMS: readonly BenchSystem[] = [
+  { name: 'full', level: 'round', matchable: false, options: NO_LLM },
+  ...(
+    [
+      ['context: V-Mem ±1 window', { context: 'window' }],
+      ['context: ±1 window, evidence only', { context: 'evidence-window' }],
+      ['− session share', { sessionShare: 0 }],
+      ['− neighbour share', { neighbourShare: 0 }],
+      ['− time expressions', { timeExpressions: false }],
+      ['− content words', { contentQuery: false }],
+      ['− BM25 floor', { bm25Floor: 0 }],
+      ['− round documents', { bm25Over: 'unit' }],
+      ['− aggregation context', { aggregationContext: false }],
+      ['− aggregation branch', { aggregationBranch: false }],
+      ['− image-round filter', { imageRoundFilter: false }],
+      ['− routing', { routing: false }],
+    ] as const
+  ).map(([name, ablation]): BenchSystem => ({ name, level: 'round', matchable: false, options: withAblation(NO_LLM, ablation) })),
+];
+
 /** The system whose budget the matched systems copy. */
 export const REFERENCE_SYSTEM = 'full';
 
