@@ -68,7 +68,7 @@ describe('VmemRetriever', () => {
       { id: 'b', sessionId: 's', timestamp: Date.UTC(2025, 1, 1, 1), user: { text: 'This is the lighthouse we climbed', images: [{ id: 'lh', bytes: readFixturePhoto('sk_rocket.jpg'), mimeType: 'image/jpeg', caption: 'a tall lighthouse' }] } },
       { id: 'c', sessionId: 's', timestamp: Date.UTC(2025, 1, 1, 2), user: { text: 'Then we had fish for dinner.' } },
     ]);
-    const docs = await new VmemRetriever({ memory, retrieval: { k: 1, neighbours: 1, neighboursNeedEvidence: false } }).invoke('the lighthouse we climbed');
+    const docs = await new VmemRetriever({ memory, retrieval: { k: 3, weights: { dense: 0 } } }).invoke('the lighthouse we climbed');
     expect(docs.map((doc) => [doc.metadata.roundId, doc.metadata.neighbour])).toEqual([
       ['b', false],
       ['a', true],
