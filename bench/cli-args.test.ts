@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { VmemError } from '../src/errors.js';
+import { VmemError } from 'vmem';
 import { HELP, parseBenchArgs } from './cli-args.js';
 
 describe('parseBenchArgs', () => {

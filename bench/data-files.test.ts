@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { VmemError } from '../src/errors.js';
+import { VmemError } from 'vmem';
 import { readJsonFiles } from './data-files.js';
 
 describe('readJsonFiles', () => {

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { LlmError } from '../src/errors.js';
-import { createOpenAiProvider } from '../src/llm/openai.js';
+import { createOpenAiProvider, LlmError } from 'vmem';
 import { completionBody, startFakeOpenAiServer, type FakeOpenAiServer } from '../src/llm/testing/fake-openai-server.js';
 import { judgeAnswer, parseGrade, snapGrade } from './judge.js';
 

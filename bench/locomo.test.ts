@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { VmemError } from '../src/errors.js';
+import { VmemError } from 'vmem';
 import type { EvidenceIdCounts } from './dataset.js';
 import { LOCOMO_EXCLUDED, locomoRoundId, mapEvidenceToRounds, pairTurnsIntoRounds, parseLocomoDate, parseLocomoFile, type LocomoTurn } from './locomo.js';
 

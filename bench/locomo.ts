@@ -1,5 +1,4 @@
-import { VmemError } from '../src/errors.js';
-import type { RoundInput, TurnInput } from '../src/types.js';
+import { VmemError, type RoundInput, type TurnInput } from 'vmem';
 import { countExcluded, emptyCounts, type BenchQuestion, type EvidenceIdCounts, type ParsedConversation } from './dataset.js';
 import { asAnswer, asArray, asObject, asString, optionalString, type Where } from './json-shape.js';
 

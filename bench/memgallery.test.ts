@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { VmemError } from '../src/errors.js';
+import { VmemError } from 'vmem';
 import { imageIdsInAnswer, MEMGALLERY_EMPTY_CLUE, parseIsoDay, parseMemGalleryFile } from './memgallery.js';
 
 /** A two-session dialogue in the Mem-Gallery format, with one image and four kinds of question. */

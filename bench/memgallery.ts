@@ -1,5 +1,4 @@
-import { VmemError } from '../src/errors.js';
-import type { ImageInput, Query, RoundInput } from '../src/types.js';
+import { VmemError, type ImageInput, type Query, type RoundInput } from 'vmem';
 import { countExcluded, emptyCounts, type BenchQuestion, type ParsedConversation } from './dataset.js';
 import { asArray, asObject, asString, optionalString, optionalStrings, type Where } from './json-shape.js';
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { VmemError } from '../src/errors.js';
-import type { RetrievalResult, StoredRound } from '../src/types.js';
+import { VmemError, type RetrievalResult, type StoredRound } from 'vmem';
 import { contextFromRounds, contextFromUnits, percentile, scoreQuestion, summarize, summarizeByCategory } from './metrics.js';
 
 function storedRound(id: string, userText: string, assistantText: string, imageIds: string[] = []): StoredRound {
