@@ -258,7 +258,7 @@ function roundResult(view: IndexView, plan: QueryPlan, ranked: readonly FusedCan
   const blocks: Block[] = toBlocks(new Set([...selection.hits, ...selection.context.keys()]), view.history, view.indexOf);
   const trace: TraceEntry[] = selection.hits.map((roundId, index) => {
     const candidate = candidateOf.get(roundId)!;
-    return { roundId, rank: index + 1, fusedScore: candidate.fusedScore, hits: candidate.votes.map(toTraceHit), neighbour: false };
+    return { roundId, rank: index + 1, fusedScore: candidate.fusedScore, hits: candidate.votes.map((vote) => toTraceHit(view, vote)), neighbour: false };
   });
   for (const [roundId, sources] of selection.context) trace.push({ roundId, fusedScore: 0, hits: [], neighbour: true, neighbourOf: sources });
   const targetsImages = plan.route.target === 'image';
@@ -326,7 +326,7 @@ function unitResult(view: IndexView, fused: readonly FusedCandidate[], base: Res
       entryOf.set(roundId, entry);
       trace.push(entry);
     }
-    entry.hits.push(...candidate.votes.map(toTraceHit));
+    entry.hits.push(...candidate.votes.map((vote) => toTraceHit(view, vote)));
   });
   const images: ImageRef[] = [];
   for (const unit of units) {
@@ -338,8 +338,9 @@ function unitResult(view: IndexView, fused: readonly FusedCandidate[], base: Res
   return { ...base, blocks, images, trace, units };
 }
 
-function toTraceHit(vote: FusedCandidate['votes'][number]): TraceHit {
-  return { lane: vote.lane, signal: vote.signal, rank: vote.rank, score: vote.score, unitId: vote.unitId };
+function toTraceHit(view: IndexView, vote: FusedCandidate['votes'][number]): TraceHit {
+  const unitKind = view.unit(vote.unitId)?.kind;
+  return { lane: vote.lane, signal: vote.signal, rank: vote.rank, score: vote.score, unitId: vote.unitId, ...(unitKind ? { unitKind } : {}) };
 }
 
 function roundAt(view: IndexView, roundId: string): StoredRound | undefined {

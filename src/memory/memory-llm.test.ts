@@ -51,6 +51,16 @@ describe('memory with an LLM: anchors', () => {
     expect(result.images[0]!.caption).toBe('surfers riding waves at sunset');
   });
 
+  it('the hypothetical caption searches the captions by BM25 as well as by vector', async () => {
+    const memory = await memoryWithLlm(() => 'Caption: surfers on ocean waves at sunset');
+    const result = await memory.retrieve('Which picture was from my trip?');
+    const anchorHits = result.trace[0]!.hits.filter((hit) => hit.signal === 'caption-anchor');
+    // One vote from each search; a BM25 score of three shared words is above any cosine.
+    expect(anchorHits).toHaveLength(2);
+    expect(anchorHits.every((hit) => hit.unitKind === 'caption')).toBe(true);
+    expect(Math.max(...anchorHits.map((hit) => hit.score))).toBeGreaterThan(1);
+  });
+
   it('counting questions skip the hypothetical caption', async () => {
     const memory = await memoryWithLlm(() => 'anything');
     const result = await memory.retrieve('How many photos of plants did I send?');
