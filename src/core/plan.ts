@@ -142,6 +142,11 @@ function planSignals(theCase: RetrievalCase, needs: QueryNeeds, hasText: boolean
           { signal: 'dense', lane: 'text', voteLane: 'text', scope, searches: input === 'picture-words' ? [{ source: 'dense', input, share: 1 }] : dense },
         ]
       : [];
+  // Words that describe the attached picture. Beside the image lane they search by BM25 alone: their
+  // vector would repeat what the image lane measures (how alike the pictures are), their words add
+  // what it cannot see (a species, a landmark's name). Without the image lane they search both ways.
+  const pictureWordSignals = (scope: SignalScope): PlannedSignal[] =>
+    needs.pictureWords ? textSignals(scope, 'picture-words').filter((signal) => !needs.imageVector || signal.signal === 'bm25') : [];
   const image: PlannedSignal[] = needs.imageVector
     ? [{ signal: 'image', lane: 'image', voteLane: 'image', scope: 'all', searches: [{ source: 'image', input: 'query-image', share: 1 }] }]
     : [];
@@ -170,13 +175,13 @@ function planSignals(theCase: RetrievalCase, needs: QueryNeeds, hasText: boolean
     }
     case 'image+text→image': {
       // The picture's caption words find pictures described alike; they look only near pictures.
-      const pictureWords = needs.pictureWords ? textSignals(nearImages, 'picture-words') : [];
+      const pictureWords = pictureWordSignals(nearImages);
       // An image the image lane cannot read (no encoder, no bytes) still has its text to go on.
       return needs.imageVector ? [...image, ...pictureWords] : [...textSignals(nearImages), ...pictureWords];
     }
     case 'image+text→text': {
       // Words that describe the picture (its caption, or keywords a vision LLM read off it) may search everywhere.
-      const pictureWords = needs.pictureWords ? textSignals('all', 'picture-words') : [];
+      const pictureWords = pictureWordSignals('all');
       if (!needs.imageVector) return [...textSignals('all'), ...pictureWords];
       // The question asks about the picture ("what breed is the dog in this photo?"), so its own words
       // match every round on the topic; they only re-rank the rounds the image lane found.
