@@ -88,6 +88,7 @@ export const STAGE_SYSTEMS: readonly BenchSystem[] = [
       ['− round documents', { bm25Over: 'unit' }],
       ['− aggregation context', { aggregationContext: false }],
       ['− aggregation branch', { aggregationBranch: false }],
+      ['− picture words', { pictureWords: false }],
       ['− image-round filter', { imageRoundFilter: false }],
       ['− routing', { routing: false }],
     ] as const

@@ -91,6 +91,8 @@ export interface RetrievalAblation {
   readonly contentQuery?: boolean;
   /** Rounds inside a time the question names ("in May 2023") rank above the others. @default true */
   readonly timeExpressions?: boolean;
+  /** Words that describe a question's picture (its caption, or keywords read off it) search the text lane. @default true */
+  readonly pictureWords?: boolean;
   /** "Now" for relative dates ("yesterday"), epoch ms. @default Date.now() */
   readonly now?: number;
 }
@@ -188,6 +190,7 @@ const DEFAULTS: NormalizedRetrievalOptions = {
   bm25Floor: 0.1,
   contentQuery: true,
   timeExpressions: true,
+  pictureWords: true,
   now: undefined,
 };
 
@@ -227,6 +230,7 @@ export function normalizeRetrievalOptions(options: RetrievalOptions = {}, base: 
     bm25Floor: nonNegative(pick(ablation.bm25Floor, base.bm25Floor), 'bm25Floor'),
     contentQuery: pick(ablation.contentQuery, base.contentQuery),
     timeExpressions: pick(ablation.timeExpressions, base.timeExpressions),
+    pictureWords: pick(ablation.pictureWords, base.pictureWords),
     now: pick(ablation.now, base.now),
   };
 }

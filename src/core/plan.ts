@@ -114,10 +114,10 @@ export function planQuery(facts: QueryFacts, can: Capabilities, options: Normali
   // Words that describe the attached picture: its caption, or (for a text target, V-Mem's step) keywords a
   // vision LLM reads off it, or without one the offline describer's.
   const caption = facts.imageCaption?.trim();
-  const wantsKeywords = options.routing && facts.hasImage && decided.target === 'text' && !caption && facts.imageBytes;
+  const wantsKeywords = options.routing && options.pictureWords && facts.hasImage && decided.target === 'text' && !caption && facts.imageBytes;
   const imageKeywords = wantsKeywords && can.llm && can.vision;
   const describedKeywords = wantsKeywords && !imageKeywords && can.describer;
-  const pictureWords = options.routing && facts.hasImage && (caption ? true : imageKeywords || describedKeywords);
+  const pictureWords = options.routing && options.pictureWords && facts.hasImage && (caption ? true : imageKeywords || describedKeywords);
   const needs: QueryNeeds = { questionVector: hasText, contentText, imageVector, captionAnchor, imageKeywords, describedKeywords, pictureWords };
 
   const aggregate = options.aggregationBranch && decided.aggregation;
