@@ -188,6 +188,11 @@ describe('memory: routed retrieval', () => {
     const kitten = await memory.retrieve('sister Lisbon', { ...bm25Only, k: 3 });
     expect(kitten.blocks.flatMap((block) => block.rounds.map((round) => round.id))).toContain('r2');
     expect(kitten.images).toEqual([]);
+    // Two hits with pictures, the later round ranked first: their pictures come in rank order, not history order.
+    const both = await memory.retrieve('I bought a red motorcycle, ride safely; and a kitten', { ...bm25Only, k: 3 });
+    const hitsWithPictures = both.trace.filter((entry) => !entry.neighbour && ['r2', 'r4'].includes(entry.roundId)).map((entry) => entry.roundId);
+    expect(hitsWithPictures).toEqual(['r4', 'r2']);
+    expect(both.images.map((image) => image.roundId)).toEqual(hitsWithPictures);
   });
 
   it('text→image keeps only rounds near images as hits and returns their pictures', async () => {
