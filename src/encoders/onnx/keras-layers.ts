@@ -5,6 +5,7 @@
  * `Flatten` transposes back first so the flattened order is Keras's.
  */
 import { VmemError } from '../../errors.js';
+import { onnxConvKernel } from './conv-kernel.js';
 import { OnnxType } from './proto.js';
 import type { OnnxAttribute, OnnxGraph, OnnxNode, OnnxTensor } from './proto.js';
 import type { TfjsWeight } from './tfjs-weights.js';
@@ -120,28 +121,15 @@ class KerasToOnnx {
     this.requireLinear(layer);
     if (config['data_format'] !== 'channels_last') this.fail(layer, 'only channels_last data is converted');
     const kernel = this.weight(layer, depthwise ? 'depthwise_kernel' : 'kernel');
-    const [height, width, channelsIn, perChannel] = kernel.shape as [number, number, number, number];
-    // Keras [h, w, in, out] (depthwise: [h, w, in, multiplier]) → ONNX [out, in / group, h, w].
-    const out = depthwise ? channelsIn * perChannel : perChannel;
-    const weights = new Float32Array(kernel.data.length);
-    for (let y = 0; y < height; y++) {
-      for (let x = 0; x < width; x++) {
-        for (let c = 0; c < channelsIn; c++) {
-          for (let k = 0; k < perChannel; k++) {
-            const from = ((y * width + x) * channelsIn + c) * perChannel + k;
-            const to = depthwise ? ((c * perChannel + k) * height + y) * width + x : ((k * channelsIn + c) * height + y) * width + x;
-            weights[to] = kernel.data[from]!;
-          }
-        }
-      }
-    }
-    const inputs = [input, this.tensor(`${layer.name}/onnx_kernel`, depthwise ? [out, 1, height, width] : [out, channelsIn, height, width], weights)];
+    const onnxKernel = onnxConvKernel(kernel.shape, kernel.data, depthwise);
+    const [, , height, width] = onnxKernel.dims;
+    const inputs = [input, this.tensor(`${layer.name}/onnx_kernel`, onnxKernel.dims, onnxKernel.data)];
     if (config['use_bias'] === true) inputs.push(this.passThrough(layer, 'bias'));
     this.emit('Conv', inputs, layer.name, {
       kernel_shape: { ints: [height, width] },
       strides: { ints: config['strides'] as number[] },
       dilations: { ints: config['dilation_rate'] as number[] },
-      group: { int: depthwise ? channelsIn : 1 },
+      group: { int: onnxKernel.group },
       auto_pad: { string: this.autoPad(layer) },
     });
   }

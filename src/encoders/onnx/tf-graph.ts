@@ -1,13 +1,18 @@
 /**
  * Converts a TF.js graph model (a frozen TensorFlow graph: `modelTopology.node` + weights) into an
- * ONNX graph, op by op, for the ops USE-Lite uses. Each TF op becomes the ONNX ops that compute the
- * same thing; nothing is fused or approximated, so ONNX Runtime computes what TF.js computes.
+ * ONNX graph, op by op, for the ops USE-Lite and CenterNet use. Each TF op becomes the ONNX ops that
+ * compute the same thing; nothing is approximated, so ONNX Runtime computes what TF.js computes.
+ *
+ * Layout: TF graphs are channels-last and ONNX's spatial ops (Conv, MaxPool, Resize) channels-first.
+ * Each such op is wrapped in a pair of Transposes; ONNX Runtime's transpose optimizer cancels the
+ * pairs between neighbouring ops when it loads the graph.
  *
  * Integers: TF.js runs every integer tensor as int32 (its int64 placeholders and constants too), and
  * the converted graph does the same. ONNX ops that insist on int64 (shapes, N-d indices) get a Cast
  * in front, and Shape/NonZero results are cast back to int32.
  */
 import { VmemError } from '../../errors.js';
+import { onnxConvKernel } from './conv-kernel.js';
 import { OnnxType } from './proto.js';
 import type { OnnxAttribute, OnnxElementType, OnnxGraph, OnnxNode, OnnxTensor, OnnxValueInfo } from './proto.js';
 import type { TfjsWeight } from './tfjs-weights.js';
@@ -21,7 +26,7 @@ export interface TfAttrValue {
   readonly s?: string | readonly number[];
   readonly type?: string | number;
   readonly shape?: { readonly dim?: readonly { readonly size?: string | number }[] };
-  readonly list?: { readonly i?: readonly (string | number)[] };
+  readonly list?: { readonly i?: readonly (string | number)[]; readonly s?: readonly (string | readonly number[])[] };
 }
 
 /** A node of `modelTopology.node`. */
@@ -39,6 +44,8 @@ export interface TfGraphConversion {
   readonly weights: ReadonlyMap<string, TfjsWeight>;
   /** Name of the graph's one output in the ONNX graph. */
   readonly outputName: string;
+  /** The output's dimensions, numbers or names of free ones. @default ['batch', 'features'] */
+  readonly outputDims?: readonly (number | string)[];
   /** A name for the graph, and the prefix of error messages. */
   readonly graphName: string;
 }
@@ -55,8 +62,15 @@ const ONNX_OF = { float: OnnxType.float, int: OnnxType.int32, bool: OnnxType.boo
 /** TF ops that are one ONNX op with the same inputs. */
 const ELEMENTWISE: Readonly<Record<string, string>> = {
   Add: 'Add', AddV2: 'Add', Sub: 'Sub', Mul: 'Mul', RealDiv: 'Div', Maximum: 'Max', Minimum: 'Min',
-  Less: 'Less', Greater: 'Greater', LogicalNot: 'Not', Sin: 'Sin', Cos: 'Cos', Tanh: 'Tanh', Relu: 'Relu', Sqrt: 'Sqrt',
+  Less: 'Less', Greater: 'Greater', Equal: 'Equal', LogicalNot: 'Not', Sin: 'Sin', Cos: 'Cos', Tanh: 'Tanh', Relu: 'Relu',
+  Sqrt: 'Sqrt', Sigmoid: 'Sigmoid',
 };
+
+/** Activations TF fuses into a convolution (`fused_ops` after `BiasAdd`), as ONNX ops on the result. */
+const FUSED_ACTIVATIONS: ReadonlySet<string> = new Set(['Relu', 'Relu6']);
+
+const TO_CHANNELS_FIRST = [0, 3, 1, 2];
+const TO_CHANNELS_LAST = [0, 2, 3, 1];
 
 /** TF reductions and their ONNX op; ReduceSum takes its axes as an input from opset 13, the others as an attribute. */
 const REDUCTIONS: Readonly<Record<string, string>> = { Sum: 'ReduceSum', Mean: 'ReduceMean', Max: 'ReduceMax', Prod: 'ReduceProd' };
@@ -78,6 +92,7 @@ class TfToOnnx {
   private readonly ranks = new Map<string, number>();
   private readonly byName: ReadonlyMap<string, TfNode>;
   private fresh = 0;
+  private readonly transposed = new Set<string>();
 
   constructor(private readonly conversion: TfGraphConversion) {
     this.byName = new Map(conversion.nodes.map((node) => [node.name, node]));
@@ -94,7 +109,7 @@ class TfToOnnx {
       nodes: this.nodes,
       initializers: this.initializers.filter((tensor) => used.has(tensor.name)),
       inputs: this.inputs,
-      outputs: [{ name: this.conversion.outputName, type: OnnxType.float, dims: ['batch', 'features'] }],
+      outputs: [{ name: this.conversion.outputName, type: OnnxType.float, dims: this.conversion.outputDims ?? ['batch', 'features'] }],
     };
   }
 
@@ -211,8 +226,27 @@ class TfToOnnx {
       case 'BatchMatMul':
       case 'BatchMatMulV2':
         return this.matMul(node, inputs, 'adj_x', 'adj_y');
+      case 'Relu6':
+        return this.relu6(inputs[0]!, node.name, node);
+      case 'FloorDiv':
+        return this.floorDiv(node, inputs);
+      case 'FloorMod':
+        if (this.typeAttr(node, 'T') !== 'int') this.fail(node, 'only integer FloorMod is converted');
+        // ONNX Mod with fmod 0 takes the divisor's sign, as TF's FloorMod does.
+        return this.emit('Mod', inputs, [out], { fmod: { int: 0 } });
       case 'Conv2D':
-        return this.pointwiseConv(node, inputs);
+        return this.isPointwise(node, inputs) ? this.pointwiseConv(node, inputs) : this.conv(node, inputs, false);
+      case '_FusedConv2D':
+        return this.conv(node, inputs, false);
+      case 'DepthwiseConv2dNative':
+      case 'FusedDepthwiseConv2dNative':
+        return this.conv(node, inputs, true);
+      case 'MaxPool':
+        return this.maxPool(node, inputs[0]!);
+      case 'ResizeBilinear':
+        return this.resizeBilinear(node, inputs);
+      case 'TopKV2':
+        return this.topK(node, inputs);
       default:
         this.fail(node, `op ${node.op} is not converted`);
     }
@@ -334,19 +368,138 @@ class TfToOnnx {
    * A 1×1 NHWC convolution with stride 1 is a matrix product over the channel axis (padding and
    * dilation change nothing at that size): the kernel [1, 1, in, out] becomes the matrix [in, out].
    */
-  private pointwiseConv(node: TfNode, inputs: readonly string[]): void {
+  private isPointwise(node: TfNode, inputs: readonly string[]): boolean {
     const kernel = this.conversion.weights.get(parseRef(inputs[1]!).node);
-    const strides = this.intListAttr(node, 'strides');
-    const [height, width, channelsIn, channelsOut] = kernel?.shape ?? [];
-    if (
-      kernel === undefined || height !== 1 || width !== 1 || strides.some((s) => s !== 1) ||
-      this.stringAttr(node, 'data_format', 'NHWC') !== 'NHWC'
-    ) {
-      this.fail(node, 'only 1×1, stride-1 NHWC convolutions with a constant kernel are converted');
-    }
+    return kernel?.shape[0] === 1 && kernel.shape[1] === 1 && this.intListAttr(node, 'strides').every((s) => s === 1);
+  }
+
+  private pointwiseConv(node: TfNode, inputs: readonly string[]): void {
+    const kernel = this.constKernel(node, inputs[1]!);
+    const [, , channelsIn, channelsOut] = kernel.shape;
     const matrix = `${node.name}/kernel_matrix`;
     this.initializers.push({ name: matrix, type: OnnxType.float, dims: [channelsIn!, channelsOut!], data: kernel.data });
     this.emit('MatMul', [inputs[0]!, matrix], [node.name]);
+  }
+
+  /**
+   * A (depthwise) 2-D convolution, with the bias and activation TF may have fused into it
+   * (`_FusedConv2D`, `FusedDepthwiseConv2dNative`): ONNX Conv between two Transposes.
+   */
+  private conv(node: TfNode, inputs: readonly string[], depthwise: boolean): void {
+    const kernel = this.constKernel(node, inputs[1]!);
+    const fused = this.stringListAttr(node, 'fused_ops');
+    const [bias, ...activations] = fused;
+    if (fused.length > 0 && (bias !== 'BiasAdd' || activations.length > 1 || !activations.every((op) => FUSED_ACTIVATIONS.has(op)))) {
+      this.fail(node, `fused ops ${fused.join(', ')} are not converted`);
+    }
+    const onnxKernel = onnxConvKernel(kernel.shape, kernel.data, depthwise);
+    const weights = `${node.name}/onnx_kernel`;
+    this.initializers.push({ name: weights, type: OnnxType.float, dims: onnxKernel.dims, data: onnxKernel.data });
+    const convInputs = [this.channelsFirst(inputs[0]!, node), weights, ...(bias === undefined ? [] : [inputs[2]!])];
+    const [, , height, width] = onnxKernel.dims;
+    let result = this.emitOne('Conv', convInputs, node, {
+      kernel_shape: { ints: [height, width] },
+      strides: { ints: this.spatial(node, 'strides') },
+      dilations: { ints: this.spatial(node, 'dilations') },
+      group: { int: onnxKernel.group },
+      auto_pad: { string: this.autoPad(node) },
+    });
+    const activation = activations[0];
+    if (activation === 'Relu') result = this.emitOne('Relu', [result], node);
+    if (activation === 'Relu6') {
+      this.relu6(result, `${node.name}/onnx_relu6`, node);
+      result = `${node.name}/onnx_relu6`;
+    }
+    this.emit('Transpose', [result], [node.name], { perm: { ints: TO_CHANNELS_LAST } });
+  }
+
+  private maxPool(node: TfNode, input: string): void {
+    const pooled = this.emitOne('MaxPool', [this.channelsFirst(input, node)], node, {
+      kernel_shape: { ints: this.spatial(node, 'ksize') },
+      strides: { ints: this.spatial(node, 'strides') },
+      auto_pad: { string: this.autoPad(node) },
+    });
+    this.emit('Transpose', [pooled], [node.name], { perm: { ints: TO_CHANNELS_LAST } });
+  }
+
+  /**
+   * TF's ResizeBilinear maps output pixel x to input x · in/out (`asymmetric`), or with pixel centres
+   * (`half_pixel`), or corner to corner (`align_corners`). The size input is [height, width];
+   * ONNX Resize wants all four sizes, so batch and channels are taken from the input's shape.
+   */
+  private resizeBilinear(node: TfNode, inputs: readonly string[]): void {
+    const size = this.constInts(inputs[1]!, node);
+    const alignCorners = this.boolAttr(node, 'align_corners');
+    const halfPixel = this.boolAttr(node, 'half_pixel_centers');
+    if (alignCorners && halfPixel) this.fail(node, 'align_corners with half_pixel_centers is not converted');
+    const input = this.channelsFirst(inputs[0]!, node);
+    const batchAndChannels = this.emitOne(
+      'Slice',
+      [this.emitOne('Shape', [input], node), this.int64Constant([0], node), this.int64Constant([2], node)],
+      node,
+    );
+    const sizes = this.emitOne('Concat', [batchAndChannels, this.int64Constant(size, node)], node, { axis: { int: 0 } });
+    const resized = this.emitOne('Resize', [input, '', '', sizes], node, {
+      mode: { string: 'linear' },
+      coordinate_transformation_mode: { string: alignCorners ? 'align_corners' : halfPixel ? 'half_pixel' : 'asymmetric' },
+    });
+    this.emit('Transpose', [resized], [node.name], { perm: { ints: TO_CHANNELS_LAST } });
+  }
+
+  /** TF TopKV2 over the last axis: values, and indices as int32. Both keep the lower index first among equal values. */
+  private topK(node: TfNode, inputs: readonly string[]): void {
+    if (!this.boolAttr(node, 'sorted')) this.fail(node, 'only sorted top-k is converted');
+    const indices = `${node.name}/onnx_indices`;
+    this.emit('TopK', [inputs[0]!, this.int64Constant(this.constInts(inputs[1]!, node), node)], [node.name, indices], { axis: { int: -1 }, largest: { int: 1 }, sorted: { int: 1 } });
+    this.emit('Cast', [indices], [`${node.name}:1`], { to: { int: OnnxType.int32 } });
+  }
+
+  /** Floor division: for integers (a − a mod b) / b, which ONNX's truncating Div keeps exact for either sign. */
+  private floorDiv(node: TfNode, inputs: readonly string[]): void {
+    const [a, b] = inputs as [string, string];
+    if (this.typeAttr(node, 'T') === 'float') return this.emit('Floor', [this.emitOne('Div', [a, b], node)], [node.name]);
+    const remainder = this.emitOne('Mod', [a, b], node, { fmod: { int: 0 } });
+    this.emit('Div', [this.emitOne('Sub', [a, remainder], node), b], [node.name]);
+  }
+
+  private relu6(input: string, output: string, node: TfNode): void {
+    const low = scalarTensor(`${node.name}/onnx_zero`, 'float', 0);
+    const high = scalarTensor(`${node.name}/onnx_six`, 'float', 6);
+    this.initializers.push({ ...low, dims: [] }, { ...high, dims: [] });
+    this.emit('Clip', [input, low.name, high.name], [output]);
+  }
+
+  /** The NCHW copy of an NHWC tensor, made once however many ops read it. */
+  private channelsFirst(input: string, node: TfNode): string {
+    const name = `${input}/onnx_nchw`;
+    if (!this.transposed.has(name)) {
+      this.transposed.add(name);
+      this.emit('Transpose', [input], [name], { perm: { ints: TO_CHANNELS_FIRST } });
+    }
+    return name;
+  }
+
+  private constKernel(node: TfNode, input: string): TfjsWeight {
+    const kernel = this.byName.get(input)?.op === 'Const' ? this.conversion.weights.get(input) : undefined;
+    if (kernel === undefined || kernel.dtype !== 'float32' || kernel.shape.length !== 4) this.fail(node, 'only convolutions with a constant 4-D kernel are converted');
+    if (this.stringAttr(node, 'data_format', 'NHWC') !== 'NHWC') this.fail(node, 'only NHWC convolutions are converted');
+    return kernel;
+  }
+
+  /** The height and width entries of an NHWC attribute list (strides, dilations, ksize); batch and channel entries must be 1. */
+  private spatial(node: TfNode, key: string): number[] {
+    const values = this.intListAttr(node, key);
+    if (values.length === 0) return [1, 1];
+    if (values.length !== 4 || values[0] !== 1 || values[3] !== 1) this.fail(node, `${key} ${values.join(', ')} are not converted`);
+    return [values[1]!, values[2]!];
+  }
+
+  /** TF `SAME` puts the odd padding pixel after, as ONNX `SAME_UPPER` does. */
+  private autoPad(node: TfNode): string {
+    const padding = this.stringAttr(node, 'padding', 'VALID');
+    if (padding === 'SAME') return 'SAME_UPPER';
+    if (padding === 'VALID') return 'VALID';
+    return this.fail(node, `padding ${padding} is not converted`);
   }
 
   // --- helpers ------------------------------------------------------------------------------------
@@ -410,8 +563,11 @@ class TfToOnnx {
 
   private stringAttr(node: TfNode, key: string, fallback: string): string {
     const value = node.attr?.[key]?.s;
-    if (value === undefined) return fallback;
-    return typeof value === 'string' ? atob(value) : String.fromCharCode(...value);
+    return value === undefined ? fallback : attrText(value);
+  }
+
+  private stringListAttr(node: TfNode, key: string): string[] {
+    return (node.attr?.[key]?.list?.s ?? []).map(attrText);
   }
 
   private fail(node: TfNode, reason: string): never {
@@ -435,4 +591,9 @@ function parseRef(ref: string): { node: string; output: number } {
 function tensorName(ref: string): string {
   const { node, output } = parseRef(ref);
   return output === 0 ? node : `${node}:${output}`;
+}
+
+/** An attribute's text: base64 as the TF.js converter writes it, or the bytes as numbers. */
+function attrText(value: string | readonly number[]): string {
+  return typeof value === 'string' ? atob(value) : String.fromCharCode(...value);
 }

@@ -19,7 +19,7 @@ export interface TfjsWeight {
   readonly dtype: 'float32' | 'int32' | 'bool';
 }
 
-const STORED_BYTES: Readonly<Record<string, number>> = { float32: 4, int32: 4, bool: 1, uint8: 1, uint16: 2 };
+const STORED_BYTES: Readonly<Record<string, number>> = { float32: 4, int32: 4, bool: 1, uint8: 1, uint16: 2, float16: 2 };
 
 /**
  * Splits `bytes` into the weights `specs` describe, in order.
@@ -57,8 +57,12 @@ function decodeOne(spec: TfjsWeightSpec, raw: Uint8Array, count: number): Float3
     if (spec.dtype === 'bool') return raw;
     return spec.dtype === 'float32' ? new Float32Array(raw.buffer) : new Int32Array(raw.buffer);
   }
+  if (quantization.dtype === 'float16') {
+    if (spec.dtype !== 'float32') throw new VmemError('MODEL_LOAD_FAILED', `weight ${spec.name} is ${spec.dtype} stored as float16, which the ONNX converter does not read.`);
+    return Float32Array.from(new Uint16Array(raw.buffer), halfToFloat);
+  }
   const { min, scale } = quantization;
-  if (min === undefined || scale === undefined || quantization.dtype === 'float16') {
+  if (min === undefined || scale === undefined) {
     throw new VmemError('MODEL_LOAD_FAILED', `weight ${spec.name} is quantised as ${quantization.dtype} without min/scale, which the ONNX converter does not read.`);
   }
   const levels = quantization.dtype === 'uint8' ? raw : new Uint16Array(raw.buffer);
@@ -69,4 +73,14 @@ function decodeOne(spec: TfjsWeightSpec, raw: Uint8Array, count: number): Float3
     out[i] = spec.dtype === 'float32' ? value : Math.round(value);
   }
   return out;
+}
+
+/** An IEEE half-precision value (its 16 bits) as a number: exact, as TF.js's float16 tables are. */
+function halfToFloat(bits: number): number {
+  const sign = bits & 0x8000 ? -1 : 1;
+  const exponent = (bits >> 10) & 0x1f;
+  const fraction = bits & 0x3ff;
+  if (exponent === 0) return sign * fraction * 2 ** -24;
+  if (exponent === 0x1f) return fraction === 0 ? sign * Infinity : NaN;
+  return sign * (1 + fraction / 1024) * 2 ** (exponent - 15);
 }
