@@ -6,7 +6,7 @@
 import { VmemError } from '../../errors.js';
 
 /** ONNX element types (`TensorProto.DataType`) the converters use. */
-export const OnnxType = { float: 1, uint8: 2, int8: 3, int32: 6, int64: 7, bool: 9 } as const;
+export const OnnxType = { float: 1, uint8: 2, int8: 3, int32: 6, int64: 7, bool: 9, float16: 10 } as const;
 export type OnnxElementType = (typeof OnnxType)[keyof typeof OnnxType];
 
 /** A constant tensor: raw little-endian data of its element type. */
@@ -14,7 +14,8 @@ export interface OnnxTensor {
   readonly name: string;
   readonly type: OnnxElementType;
   readonly dims: readonly number[];
-  readonly data: Float32Array | Int32Array | BigInt64Array | Uint8Array | Int8Array;
+  /** float16 tensors hold their bits as a Uint16Array. */
+  readonly data: Float32Array | Int32Array | BigInt64Array | Uint8Array | Int8Array | Uint16Array;
 }
 
 /** An attribute value; the kind is told by which field is set. */

@@ -76,7 +76,7 @@ function decodeOne(spec: TfjsWeightSpec, raw: Uint8Array, count: number): Float3
 }
 
 /** An IEEE half-precision value (its 16 bits) as a number: exact, as TF.js's float16 tables are. */
-function halfToFloat(bits: number): number {
+export function halfToFloat(bits: number): number {
   const sign = bits & 0x8000 ? -1 : 1;
   const exponent = (bits >> 10) & 0x1f;
   const fraction = bits & 0x3ff;
