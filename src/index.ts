@@ -119,7 +119,6 @@ export type {
   OrtRuntime,
   OrtSessionOptions,
   UseLiteTextEncoderOptions,
-  WasmPaths,
 } from './encoders/index.js';
 export type { LlmProvider, LlmMessage, LlmRequest, LlmImage, LlmTool, LlmToolCall, LlmToolMessage, LlmToolRequest, LlmToolReply } from './llm/types.js';
 export type { MemoryStorage, Manifest, RoundRecord, StoredImage } from './storage/types.js';

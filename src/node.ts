@@ -8,5 +8,5 @@ export type { NodeEmbeddedEncodersOptions } from './encoders/node.js';
 export { nodeImageResizer } from './images/node-resize.js';
 export { createFileStorage } from './storage/file-storage.js';
 export type { FileMemoryStorage } from './storage/file-storage.js';
-export { createNodeImageDescriber, nodeCenterNetModelPath, nodeTesseractLangPath } from './describe/node.js';
+export { createNodeImageDescriber, nodeCenterNetModelPath, nodeCenterNetOnnx, nodeTesseractLangPath } from './describe/node.js';
 export type { NodeImageDescriberOptions } from './describe/node.js';

@@ -1,27 +1,30 @@
 /**
  * COCO objects from CenterNet with a MobileNetV3 backbone (the TF.js graph model shipped in
- * `@vladmandic/human`, `models/centernet.json` + `.bin`, 4 MB). The graph already turns its heat map
- * into 100 scored boxes (`tower_0/detections`: x1, y1, x2, y2, score, class in input pixels); this
- * module fits the picture into the input, maps the boxes back and drops duplicates.
+ * `@vladmandic/human`, `models/centernet.json` + `.bin`, 4 MB), converted to ONNX by vmem's TF graph
+ * converter (`scripts/convert-models.ts` writes `centernet.onnx`; Node converts in memory) and run on
+ * ONNX Runtime, like the embedded encoders. The graph already turns its heat map into 100 scored
+ * boxes (`detections`: x1, y1, x2, y2, score, class in input pixels); this module fits the picture
+ * into the input, maps the boxes back and drops duplicates.
  */
-import * as tf from '@tensorflow/tfjs-core';
-import { loadGraphModel, type GraphModel } from '@tensorflow/tfjs-converter';
-import { defaultFetch, fetchBytes, fetchJson, siblingOf, type FetchAsset } from '../encoders/assets.js';
+import { defaultFetch, type FetchAsset } from '../encoders/assets.js';
 import { toModelInput } from '../encoders/image-preprocess.js';
-import { ensureTfjsWasm, type WasmPaths } from '../encoders/tfjs-runtime.js';
+import { CENTERNET_ONNX, CONVERTER_VERSION } from '../encoders/onnx/model-formats.js';
+import { createOrtSession, readModel, runForFloats, type OnnxModelSource, type OrtRuntime, type OrtSession, type OrtSessionOptions } from '../encoders/ort-runtime.js';
 import type { RgbaImage } from '../encoders/types.js';
 import { VmemError } from '../errors.js';
 import type { ProgressCallback } from '../progress.js';
 import { createLazy } from '../util/lazy.js';
 import { createSerialQueue } from '../util/serial-queue.js';
 import { detectionsFromRows, letterbox, suppressDuplicates, type Letterbox } from './detections.js';
-import type { ObjectDetector } from './types.js';
+import type { Detection, ObjectDetector } from './types.js';
 
 /** Side of the model's square input. */
 export const CENTERNET_INPUT_SIZE = 512;
+/** Rows of the graph's `detections` output, and values per row. */
+const DETECTION_ROWS = 100;
+const DETECTION_VALUES = 6;
 /** The package and version the weights come from (part of the detector id). */
 const WEIGHTS_SOURCE = 'human-3.3.6';
-const OUTPUT_NODE = 'tower_0/detections';
 const PROGRESS_ITEM = 'centernet-mbv3';
 /**
  * Least score kept. On the fixture photos every true subject scores 0.55–0.75 while most false
@@ -34,87 +37,107 @@ const DUPLICATE_OVERLAP = 0.5;
 /** Options of `createCenterNetDetector`. */
 export interface CenterNetDetectorOptions {
   /**
-   * Address of `centernet.json` (a URL in browsers, a path in Node); `centernet.bin` is read from the
-   * same folder.
-   * @example '/models/centernet/centernet.json'
+   * The onnxruntime module to run on: `onnxruntime-web` in browsers and workers, `onnxruntime-node`
+   * in Node (what `createNodeImageDescriber` passes).
+   * @example await import('onnxruntime-web')
    */
-  readonly modelUrl: string;
-  /** Reads model files. @default the platform `fetch` */
+  readonly runtime: OrtRuntime;
+  /**
+   * The converted model (`centernet.onnx`, written by `scripts/convert-models.ts`), read with
+   * `fetch`; or a function that returns its bytes (Node converts in memory).
+   * @example '/models/centernet/centernet.onnx'
+   */
+  readonly model: OnnxModelSource;
+  /** Reads the model file. @default the platform `fetch` */
   readonly fetch?: FetchAsset;
-  /** Where the TF.js WASM binaries are (the first caller's paths win; TF.js runs only this model). */
-  readonly wasmPaths: WasmPaths;
+  /** Execution providers and threads. @default onnxruntime's defaults */
+  readonly sessionOptions?: OrtSessionOptions;
   /** Least confidence a detection needs, 0–1. Changes the detector id. @default 0.45 */
   readonly minScore?: number;
-  /** Model loading progress (`task: 'model'`, `item: 'centernet-mbv3'`, `unit: 'files'`). */
+  /** Model loading progress (`task: 'model'`, `item: 'centernet-mbv3'`, `unit: 'bytes'` of the model file). */
   readonly onProgress?: ProgressCallback;
 }
 
-interface GraphModelJson {
-  readonly modelTopology: unknown;
-  readonly weightsManifest: readonly { readonly paths: readonly string[]; readonly weights: readonly tf.io.WeightsManifestEntry[] }[];
-  readonly format?: string;
-  readonly generatedBy?: string;
-  readonly convertedBy?: string | null;
+/** The model's input for one picture: letterboxed 0–255 pixels, NHWC, and how the picture was fitted. */
+export interface CenterNetInput {
+  readonly pixels: Float32Array;
+  readonly fit: Letterbox;
 }
 
 /**
- * The CenterNet object detector on the TF.js WASM backend. Loads lazily and once; calls run one at a
- * time.
+ * The CenterNet object detector on ONNX Runtime. Loads lazily and once; calls run one at a time.
  * @example
- * const detector = createCenterNetDetector({ modelUrl: '/models/centernet/centernet.json', wasmPaths: '/tfjs-wasm/' });
+ * const detector = createCenterNetDetector({ runtime: await import('onnxruntime-web'), model: '/models/centernet/centernet.onnx' });
  * const found = await detector.detect(decodedPixels); // [{ label: 'motorcycle', score: 0.62, box }]
  */
 export function createCenterNetDetector(options: CenterNetDetectorOptions): ObjectDetector & { load(): Promise<void>; dispose(): Promise<void> } {
-  const minScore = options.minScore === undefined ? DEFAULT_MIN_SCORE : options.minScore;
-  if (!(minScore >= 0 && minScore <= 1)) throw new VmemError('INVALID_INPUT', `minScore must be between 0 and 1, got ${minScore}.`);
+  const minScore = checkedMinScore(options.minScore);
   const fetchAsset = options.fetch ?? defaultFetch();
   const queue = createSerialQueue();
   let disposed = false;
-  const model = createLazy(async () => {
-    await ensureTfjsWasm({ wasmPaths: options.wasmPaths });
-    return loadCenterNet(fetchAsset, options.modelUrl, options.onProgress);
+  const loaded = createLazy(async (): Promise<OrtSession> => {
+    options.onProgress?.({ status: 'initiate', task: 'model', item: PROGRESS_ITEM });
+    const bytes = await readModel(options.model, fetchAsset, PROGRESS_ITEM, options.onProgress);
+    const session = await createOrtSession(options.runtime, bytes, options.sessionOptions ?? {}, 'CenterNet');
+    options.onProgress?.({ status: 'ready', task: 'model', item: PROGRESS_ITEM });
+    return session;
   });
   const ensureOpen = (): void => {
     if (disposed) throw new VmemError('CLOSED', 'This CenterNet detector was disposed; create a new one.');
   };
   return {
-    id: `centernet-mbv3-coco@${WEIGHTS_SOURCE}/${minScore}`,
+    id: `centernet-mbv3-coco@${WEIGHTS_SOURCE}/${CONVERTER_VERSION}/${minScore}`,
     async load() {
       ensureOpen();
-      await model.get();
+      await loaded.get();
     },
     detect(image) {
       return queue.run(async () => {
         ensureOpen();
-        const graph = await model.get();
-        const fit = letterbox(image.width, image.height, CENTERNET_INPUT_SIZE);
-        const rows = await runDetections(graph, image, fit);
-        return suppressDuplicates(detectionsFromRows(rows, fit, image, minScore), DUPLICATE_OVERLAP);
+        const session = await loaded.get();
+        const input = centerNetInput(image);
+        const feeds = { [CENTERNET_ONNX.input]: new options.runtime.Tensor('float32', input.pixels, [1, CENTERNET_INPUT_SIZE, CENTERNET_INPUT_SIZE, 3]) };
+        const values = await runForFloats(session, feeds, CENTERNET_ONNX.output);
+        return centerNetDetections(detectionRows(values), input.fit, image, minScore);
       });
     },
     dispose() {
       return queue.run(async () => {
         disposed = true;
-        model.peek()?.dispose();
-        model.reset();
+        const session = loaded.peek();
+        loaded.reset();
+        await session?.release();
       });
     },
   };
 }
 
-async function runDetections(graph: GraphModel, image: RgbaImage, fit: Letterbox): Promise<number[][]> {
+/** `minScore` checked, or the default. */
+export function checkedMinScore(minScore: number | undefined): number {
+  const value = minScore === undefined ? DEFAULT_MIN_SCORE : minScore;
+  if (!(value >= 0 && value <= 1)) throw new VmemError('INVALID_INPUT', `minScore must be between 0 and 1, got ${value}.`);
+  return value;
+}
+
+/** The picture as CenterNet's input: fitted into the square with black bars, in 0–255 (what the network was trained on). */
+export function centerNetInput(image: RgbaImage): CenterNetInput {
+  const fit = letterbox(image.width, image.height, CENTERNET_INPUT_SIZE);
   const pixels = toModelInput(image, CENTERNET_INPUT_SIZE, 'pad');
   blackenBars(pixels, fit);
-  // The network was trained on 0–255 pixels.
-  const input = tf.tidy(() => tf.mul(tf.tensor4d(pixels, [1, CENTERNET_INPUT_SIZE, CENTERNET_INPUT_SIZE, 3]), 255));
-  let output: tf.Tensor | undefined;
-  try {
-    output = graph.execute(input, OUTPUT_NODE) as tf.Tensor;
-    return ((await output.array()) as number[][][])[0] ?? [];
-  } finally {
-    input.dispose();
-    output?.dispose();
+  for (let i = 0; i < pixels.length; i++) pixels[i]! *= 255;
+  return { pixels, fit };
+}
+
+/** The graph's rows mapped back onto the picture, thresholded, best first, one per object. */
+export function centerNetDetections(rows: readonly (readonly number[])[], fit: Letterbox, image: RgbaImage, minScore: number): Detection[] {
+  return suppressDuplicates(detectionsFromRows(rows, fit, image, minScore), DUPLICATE_OVERLAP);
+}
+
+function detectionRows(values: Float32Array): number[][] {
+  if (values.length !== DETECTION_ROWS * DETECTION_VALUES) {
+    throw new VmemError('MODEL_LOAD_FAILED', `CenterNet gave ${values.length} detection values, not ${DETECTION_ROWS}×${DETECTION_VALUES}: the model is not the converted CenterNet vmem expects.`);
   }
+  return Array.from({ length: DETECTION_ROWS }, (_, row) => Array.from(values.subarray(row * DETECTION_VALUES, (row + 1) * DETECTION_VALUES)));
 }
 
 /**
@@ -129,43 +152,5 @@ function blackenBars(pixels: Float32Array, fit: Letterbox): void {
       if (inRows && x >= fit.offsetX && x < fit.offsetX + fit.width) continue;
       pixels.fill(0, (y * size + x) * 3, (y * size + x) * 3 + 3);
     }
-  }
-}
-
-async function loadCenterNet(fetchAsset: FetchAsset, modelUrl: string, onProgress: ProgressCallback | undefined): Promise<GraphModel> {
-  const item = { task: 'model', item: PROGRESS_ITEM } as const;
-  onProgress?.({ status: 'initiate', ...item });
-  const modelJson = await fetchJson<GraphModelJson>(fetchAsset, modelUrl, 'the CenterNet model.json');
-  if (!Array.isArray(modelJson.weightsManifest)) {
-    throw new VmemError('MODEL_LOAD_FAILED', `${modelUrl} has no weightsManifest: it is not a TF.js graph model.json.`);
-  }
-  const paths = modelJson.weightsManifest.flatMap((group) => group.paths);
-  const shards: Uint8Array[] = [];
-  for (const [index, path] of paths.entries()) {
-    shards.push(await fetchBytes(fetchAsset, siblingOf(modelUrl, path), `the CenterNet weights ${path}`));
-    onProgress?.({ status: 'progress', ...item, loaded: index + 1, total: paths.length, unit: 'files' });
-  }
-  const weightData = new Uint8Array(shards.reduce((sum, shard) => sum + shard.byteLength, 0));
-  let offset = 0;
-  for (const shard of shards) {
-    weightData.set(shard, offset);
-    offset += shard.byteLength;
-  }
-  onProgress?.({ status: 'done', ...item });
-  try {
-    const graph = await loadGraphModel({
-      load: async () => ({
-        modelTopology: modelJson.modelTopology as tf.io.ModelArtifacts['modelTopology'],
-        weightSpecs: modelJson.weightsManifest.flatMap((group) => group.weights),
-        weightData: weightData.buffer as ArrayBuffer,
-        format: modelJson.format,
-        generatedBy: modelJson.generatedBy,
-        convertedBy: modelJson.convertedBy ?? undefined,
-      }),
-    });
-    onProgress?.({ status: 'ready', ...item });
-    return graph;
-  } catch (cause) {
-    throw new VmemError('MODEL_LOAD_FAILED', `TF.js could not build the CenterNet graph from ${modelUrl}: ${String(cause)}. Check that centernet.bin beside it is the one from @vladmandic/human.`, { cause });
   }
 }

@@ -74,7 +74,7 @@ describe('createNodeImageDescriber', () => {
   });
 
   it('has an id that covers its version, its detector and its OCR', () => {
-    expect(describer.id).toMatch(/^vmem-describer@\d+\/centernet-mbv3-coco@human-[\d.]+\/0\.45\/tesseract-/);
+    expect(describer.id).toMatch(/^vmem-describer@\d+\/centernet-mbv3-coco@human-[\d.]+\/vmem-onnx-\d+\/0\.45\/tesseract-/);
     expect(createNodeImageDescriber({ minScore: 0.5, ocr: false }).id).toMatch(/\/0\.5\/no-ocr$/);
   });
 });

@@ -1,11 +1,14 @@
 /**
- * Node wiring of the describer: CenterNet's weights from `@vladmandic/human`, Tesseract's English
+ * Node wiring of the describer: CenterNet from `@vladmandic/human`'s weights, converted to ONNX in
+ * memory and run on onnxruntime-node, Tesseract's English
  * model from `@tesseract.js-data/eng`, tesseract.js's own worker script and core from node_modules,
  * and the pure-JS JPEG/PNG decoder. Nothing is fetched from the network.
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { nodeTfjsWasmDir, readFileAsFetch } from '../encoders/node-assets.js';
+import * as ortNode from 'onnxruntime-node';
+import { readFileAsFetch } from '../encoders/node-assets.js';
+import { centerNetToOnnx, readTfjsModel } from '../encoders/onnx/embedded-models.js';
 import { decodeImageNode } from '../encoders/node-decoder.js';
 import type { ProgressCallback } from '../progress.js';
 import { createCenterNetDetector } from './centernet.js';
@@ -35,9 +38,10 @@ export interface NodeImageDescriberOptions {
  */
 export function createNodeImageDescriber(options: NodeImageDescriberOptions = {}): ImageDescriber & { load(): Promise<void>; dispose(): Promise<void> } {
   const detector = createCenterNetDetector({
-    modelUrl: nodeCenterNetModelPath(),
-    fetch: readFileAsFetch,
-    wasmPaths: nodeTfjsWasmDir(),
+    runtime: ortNode,
+    model: nodeCenterNetOnnx,
+    // One thread, as the embedded encoders run: ingest describes while it embeds.
+    sessionOptions: { intraOpNumThreads: 1 },
     ...(options.minScore !== undefined ? { minScore: options.minScore } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
@@ -55,6 +59,11 @@ export function createNodeImageDescriber(options: NodeImageDescriberOptions = {}
 export function nodeCenterNetModelPath(): string {
   // The package's exports map hides package.json; its Node entry sits in dist/, one level below the root.
   return join(dirname(dirname(require.resolve('@vladmandic/human'))), 'models', 'centernet.json');
+}
+
+/** CenterNet as ONNX, converted in memory from the TF.js files in `@vladmandic/human` (about half a second). */
+export async function nodeCenterNetOnnx(): Promise<Uint8Array> {
+  return centerNetToOnnx(await readTfjsModel(readFileAsFetch, nodeCenterNetModelPath(), 'CenterNet'));
 }
 
 /** Folder of Tesseract's English `best_int` model (`eng.traineddata.gz`) in `@tesseract.js-data/eng`. */

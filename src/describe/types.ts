@@ -1,7 +1,7 @@
 /**
  * The offline describer's ports and results. An `ObjectDetector` and a `TextReader` are the parts that
- * run a model; they sit behind these small interfaces so their runtime (TF.js today, ONNX Runtime
- * perhaps tomorrow) can change without touching the description logic.
+ * run a model; they sit behind these small interfaces so their runtime (ONNX Runtime for the
+ * detector, tesseract.js for OCR) can change without touching the description logic.
  */
 import type { ImagePayload, RgbaImage } from '../encoders/types.js';
 import type { ColourName } from './palette.js';
@@ -28,7 +28,7 @@ export interface Detection {
  * upgraded detector changes the describer's id.
  */
 export interface ObjectDetector {
-  /** @example 'centernet-mbv3-coco@human-3.3.6/0.45' */
+  /** @example 'centernet-mbv3-coco@human-3.3.6/vmem-onnx-1/0.45' */
   readonly id: string;
   /** Objects in the image, best first, with boxes in the image's pixels. */
   detect(image: RgbaImage): Promise<Detection[]>;

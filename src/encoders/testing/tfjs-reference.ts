@@ -10,17 +10,18 @@ import { loadGraphModel } from '@tensorflow/tfjs-converter';
 import { loadLayersModel, model as functionalModel } from '@tensorflow/tfjs-layers';
 import { toModelInput } from '../image-preprocess.js';
 import { MOBILENET_DIMENSION, MOBILENET_INPUT_SIZE } from '../mobilenet.js';
-import { nodeTfjsWasmDir, nodeUseLiteModelPath, nodeUseLiteVocabPath, readFileAsFetch } from '../node-assets.js';
+import { nodeUseLiteModelPath, nodeUseLiteVocabPath, readFileAsFetch } from '../node-assets.js';
 import { decodeImageNode } from '../node-decoder.js';
 import { readNsfwjsMobileNet, readTfjsModel } from '../onnx/embedded-models.js';
 import type { TfjsModelSource } from '../onnx/embedded-models.js';
 import type { VocabEntry } from '../sentencepiece.js';
-import { ensureTfjsWasm } from '../tfjs-runtime.js';
+import { ensureTfjsWasm, nodeTfjsWasmDir } from './tfjs-wasm.js';
 import { groupByPaddedSize, USE_LITE_BATCH_TOKENS, USE_LITE_DIMENSION, USE_LITE_MAX_TOKENS, useLiteTokenRows } from '../use-lite.js';
 import { normalizedRows } from '../vectors.js';
 import { readFixturePhoto } from '../../testing/shared-data.js';
 
-function artifacts(source: TfjsModelSource): tf.io.ModelArtifacts {
+/** A TF.js model read by `readTfjsModel` as TF.js's in-memory artifacts. */
+export function tfjsArtifacts(source: TfjsModelSource): tf.io.ModelArtifacts {
   const json = source.modelJson as unknown as { modelTopology: tf.io.ModelArtifacts['modelTopology']; format?: string };
   return {
     modelTopology: json.modelTopology,
@@ -33,7 +34,7 @@ function artifacts(source: TfjsModelSource): tf.io.ModelArtifacts {
 /** USE-Lite's TF.js vectors of `texts`, in the encoder's batches. */
 export async function tfjsTextVectors(texts: readonly string[]): Promise<Float32Array[]> {
   await ensureTfjsWasm({ wasmPaths: nodeTfjsWasmDir() });
-  const model = await loadGraphModel(tf.io.fromMemory(artifacts(await readTfjsModel(readFileAsFetch, nodeUseLiteModelPath(), 'USE-Lite'))));
+  const model = await loadGraphModel(tf.io.fromMemory(tfjsArtifacts(await readTfjsModel(readFileAsFetch, nodeUseLiteModelPath(), 'USE-Lite'))));
   const vocab = JSON.parse(readFileSync(nodeUseLiteVocabPath(), 'utf8')) as VocabEntry[];
   const rows = texts.map(useLiteTokenRows(vocab, USE_LITE_MAX_TOKENS));
   const order = rows.map((_, i) => i).sort((a, b) => rows[a]!.length - rows[b]!.length);
@@ -57,7 +58,7 @@ export async function tfjsTextVectors(texts: readonly string[]): Promise<Float32
 /** MobileNetV2's TF.js vectors (pooled `flatten_1`) of the fixture photos `names`, squash fit. */
 export async function tfjsPhotoVectors(names: readonly string[]): Promise<Float32Array[]> {
   await ensureTfjsWasm({ wasmPaths: nodeTfjsWasmDir() });
-  const full = await loadLayersModel(tf.io.fromMemory(artifacts(await readNsfwjsMobileNet())));
+  const full = await loadLayersModel(tf.io.fromMemory(tfjsArtifacts(await readNsfwjsMobileNet())));
   const features = functionalModel({ inputs: full.inputs, outputs: full.getLayer('flatten_1').output });
   try {
     const vectors: Float32Array[] = [];

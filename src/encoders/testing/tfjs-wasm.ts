@@ -1,12 +1,13 @@
 /**
- * TF.js, kept for one model only: the photo describer's CenterNet detector (a TF.js graph model in
- * `@vladmandic/human`). The embedded encoders and the hub encoders run on onnxruntime instead (see
- * docs/architecture.md, "Inference runtime"). Stock TF.js 4.22, WASM backend, one thread: nothing of
- * TF.js is patched.
+ * Test-only (and `bench:describe`'s reference arm): TF.js, which vmem no longer runs, started the
+ * way vmem once started it, to compute the numbers the converted ONNX models must reproduce. Stock
+ * TF.js 4.22, WASM backend, one thread: nothing of TF.js is patched. TF.js is a devDependency.
  */
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
-import { VmemError } from '../errors.js';
+import { VmemError } from '../../errors.js';
 
 /** The three binaries of `@tensorflow/tfjs-backend-wasm`. */
 export type WasmBinaryName = 'tfjs-backend-wasm.wasm' | 'tfjs-backend-wasm-simd.wasm' | 'tfjs-backend-wasm-threaded-simd.wasm';
@@ -17,6 +18,11 @@ export type WasmBinaryName = 'tfjs-backend-wasm.wasm' | 'tfjs-backend-wasm-simd.
  * @example '/assets/tfjs-wasm/'
  */
 export type WasmPaths = string | Readonly<Record<WasmBinaryName, string>>;
+
+/** Folder of the TF.js WASM binaries in node_modules, ending in `/` as `setWasmPaths` wants. */
+export function nodeTfjsWasmDir(): string {
+  return join(dirname(createRequire(import.meta.url).resolve('@tensorflow/tfjs-backend-wasm/package.json')), 'dist') + '/';
+}
 
 /** Options of `ensureTfjsWasm`. */
 export interface TfjsWasmOptions {
