@@ -9,7 +9,7 @@
 import { defaultFetch, type FetchAsset } from '../encoders/assets.js';
 import { toModelInput } from '../encoders/image-preprocess.js';
 import { CENTERNET_ONNX, CONVERTER_VERSION } from '../encoders/onnx/model-formats.js';
-import { createOrtSession, readModel, runForFloats, type OnnxModelSource, type OrtRuntime, type OrtSession, type OrtSessionOptions } from '../encoders/ort-runtime.js';
+import { loadModelSession, runForFloats, type OnnxModelSource, type OrtRuntime, type OrtSession, type OrtSessionOptions } from '../encoders/ort-runtime.js';
 import type { RgbaImage } from '../encoders/types.js';
 import { VmemError } from '../errors.js';
 import type { ProgressCallback } from '../progress.js';
@@ -75,13 +75,7 @@ export function createCenterNetDetector(options: CenterNetDetectorOptions): Obje
   const fetchAsset = options.fetch ?? defaultFetch();
   const queue = createSerialQueue();
   let disposed = false;
-  const loaded = createLazy(async (): Promise<OrtSession> => {
-    options.onProgress?.({ status: 'initiate', task: 'model', item: PROGRESS_ITEM });
-    const bytes = await readModel(options.model, fetchAsset, PROGRESS_ITEM, options.onProgress);
-    const session = await createOrtSession(options.runtime, bytes, options.sessionOptions ?? {}, 'CenterNet');
-    options.onProgress?.({ status: 'ready', task: 'model', item: PROGRESS_ITEM });
-    return session;
-  });
+  const loaded = createLazy((): Promise<OrtSession> => loadModelSession({ ...options, fetch: fetchAsset }, PROGRESS_ITEM, 'CenterNet'));
   const ensureOpen = (): void => {
     if (disposed) throw new VmemError('CLOSED', 'This CenterNet detector was disposed; create a new one.');
   };

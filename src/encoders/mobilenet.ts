@@ -5,7 +5,7 @@ import { toModelInput } from './image-preprocess.js';
 import type { ImageFit } from './image-preprocess.js';
 import { createLazy } from '../util/lazy.js';
 import { CONVERTER_VERSION, MOBILENET_ONNX } from './onnx/model-formats.js';
-import { createOrtSession, readModel, runForFloats } from './ort-runtime.js';
+import { loadModelSession, runForFloats } from './ort-runtime.js';
 import type { OnnxModelSource, OrtRuntime, OrtSession, OrtSessionOptions } from './ort-runtime.js';
 import { createSerialQueue } from '../util/serial-queue.js';
 import type { ImageDecoder, ImageEmbedder, ImagePayload } from './types.js';
@@ -75,13 +75,7 @@ export function createMobileNetImageEncoder(options: MobileNetImageEncoderOption
   const queue = createSerialQueue();
   let disposed = false;
 
-  const loaded = createLazy(async (): Promise<OrtSession> => {
-    options.onProgress?.({ status: 'initiate', task: 'model', item: PROGRESS_ITEM });
-    const bytes = await readModel(options.model, fetchAsset, PROGRESS_ITEM, options.onProgress);
-    const session = await createOrtSession(options.runtime, bytes, options.sessionOptions ?? {}, 'MobileNetV2');
-    options.onProgress?.({ status: 'ready', task: 'model', item: PROGRESS_ITEM });
-    return session;
-  });
+  const loaded = createLazy((): Promise<OrtSession> => loadModelSession({ ...options, fetch: fetchAsset }, PROGRESS_ITEM, 'MobileNetV2'));
 
   const ensureOpen = (): void => {
     if (disposed) throw new VmemError('CLOSED', 'This MobileNet image encoder was disposed; create a new one.');

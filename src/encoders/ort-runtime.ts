@@ -73,3 +73,21 @@ export async function readModel(source: OnnxModelSource, fetchAsset: FetchAsset,
   onProgress?.({ status: 'done', task: 'model', item });
   return bytes;
 }
+
+/** What `loadModelSession` reads and starts. */
+export interface ModelSessionSource {
+  readonly runtime: OrtRuntime;
+  readonly model: OnnxModelSource;
+  readonly fetch: FetchAsset;
+  readonly sessionOptions?: OrtSessionOptions;
+  readonly onProgress?: ProgressCallback;
+}
+
+/** Reads a converted model and starts its session, with progress from `initiate` to `ready` under `item`; `what` names it in errors. */
+export async function loadModelSession(source: ModelSessionSource, item: string, what: string): Promise<OrtSession> {
+  source.onProgress?.({ status: 'initiate', task: 'model', item });
+  const bytes = await readModel(source.model, source.fetch, item, source.onProgress);
+  const session = await createOrtSession(source.runtime, bytes, source.sessionOptions ?? {}, what);
+  source.onProgress?.({ status: 'ready', task: 'model', item });
+  return session;
+}
