@@ -75,7 +75,7 @@ module.exports = {
       comment: 'The benchmark imports the package by its entries (vmem/internal for what it measures inside); its tests may use the test helpers.',
       severity: 'error',
       from: { path: '^bench/' },
-      to: { path: '^src/', pathNot: [ENTRY, '^src/testing/', '^src/llm/testing/'] },
+      to: { path: '^src/', pathNot: [ENTRY, '^src/testing/', '^src/[a-z-]+/testing/'] },
     },
     {
       name: 'main-entry-is-browser-safe',

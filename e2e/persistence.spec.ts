@@ -38,8 +38,8 @@ test('after a reload and after a browser restart the same questions give the sam
   await expect(page.locator('#memory-size')).toContainText(`sample: ${SAMPLE_ROUNDS} rounds`);
   expect(await encoderCalls(page)).toEqual({ textCalls: 0, textItems: 0, imageCalls: 0, imageItems: 0 });
   expect(await ask(page, CAT)).toEqual(catBefore);
-  // Only the question itself was encoded: one text, no image.
-  expect(await encoderCalls(page)).toMatchObject({ textItems: 1, imageItems: 0 });
+  // Only the question was encoded: as typed and as its content words, no image.
+  expect(await encoderCalls(page)).toMatchObject({ textItems: 2, imageItems: 0 });
 
   await context.close();
   context = await launch(profile);

@@ -6,7 +6,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../playwright.config.js';
-import { ask, loadSample, photo, SAMPLE_ROUNDS, waitReady } from './helpers.js';
+import { ask, loadSample, photo, SAMPLE_ROUNDS, waitReady, type ShownResult } from './helpers.js';
 
 test.use({ launchOptions: { executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, '--enable-unsafe-webgpu'] } });
 
@@ -47,9 +47,12 @@ test('the encoders run on WebGPU on SwiftShader, with the same top rounds as WAS
   await expect(status).toHaveAttribute('title', /^WebGPU: a software adapter .* passed the probe check, matching WASM on the probe inputs/);
   await expect(page.locator('#memory-size')).toContainText(`sample: ${SAMPLE_ROUNDS} rounds`);
 
-  // The same queries, now encoded on WebGPU, find the same rounds in the same order.
-  expect(await ask(page, IMAGE_QUERY)).toEqual(wasm.image);
-  expect(await ask(page, TEXT_QUERY)).toEqual(wasm.text);
+  // The same queries, now encoded on WebGPU, find the same top rounds in the same order. (Far down
+  // the list, rounds whose evidence differs in the last digits may swap: WebGPU's vectors match
+  // WASM's to cosine ≥ 0.999, not bit for bit.)
+  const top = ({ case: routed, ranked, images }: ShownResult) => ({ routed, ranked: ranked.slice(0, 10), firstImage: images[0] });
+  expect(top(await ask(page, IMAGE_QUERY))).toEqual(top(wasm.image));
+  expect(top(await ask(page, TEXT_QUERY))).toEqual(top(wasm.text));
   // Counted by the WebGPU worker: the queries were encoded there, not served from a cache.
   const calls = await page.evaluate(() => window.__vmem!.encoderCalls());
   expect(calls.textCalls).toBeGreaterThan(0);

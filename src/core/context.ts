@@ -1,4 +1,5 @@
 import type { HistoryPosition } from './assemble.js';
+import { beyondRounding } from './fusion.js';
 
 /** The rounds chosen for a result: hits (a signal found them) and context (chosen for what is near them). */
 export interface ContextSelection {
@@ -67,10 +68,12 @@ export function selectScored(history: readonly HistoryPosition[], indexOf: Reado
   // Ties go to the earlier round, so the order is deterministic.
   ranked.sort((a, b) => b.score - a.score || a.at - b.at);
   const chosen = ranked.slice(0, k);
+  // Equal evidence keeps the fusion's order (it breaks ties by the signals' scores), not history order.
+  const fusedOrder = new Map([...evidence.keys()].map((roundId, at) => [roundId, at]));
   const hits = chosen
     .filter(({ at }) => evidence.has(history[at]!.id))
     .map(({ at }) => history[at]!.id)
-    .sort((a, b) => evidence.get(b)! - evidence.get(a)! || indexOf.get(a)! - indexOf.get(b)!);
+    .sort((a, b) => beyondRounding(evidence.get(b)! - evidence.get(a)!) || fusedOrder.get(a)! - fusedOrder.get(b)!);
   const hitSet = new Set(hits);
   const context = new Map<string, readonly string[]>();
   for (const { at } of chosen) {

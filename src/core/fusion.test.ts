@@ -42,6 +42,13 @@ describe('reciprocalRankFusion', () => {
     const fused = reciprocalRankFusion([ranking('bm25', ['b', 'a']), ranking('dense', ['a', 'b'])], 60);
     expect(fused.map((item) => item.key)).toEqual(['a', 'b']);
   });
+
+  it('treats sums that differ only by rounding as a tie, so the tie-breaks decide', () => {
+    // 1/6 + 1/7 and 1/7 + 1/6 are the same evidence; summed in another order they can differ in the last bit.
+    const fused = reciprocalRankFusion([ranking('bm25', ['b', 'a']), ranking('dense', ['a', 'b']), ranking('image', ['a', 'b'], 0.1), ranking('caption-anchor', ['b', 'a'], 0.1)], 5);
+    expect(Math.abs(fused[0]!.fusedScore - fused[1]!.fusedScore)).toBeLessThan(1e-12);
+    expect(fused.map((item) => item.key)).toEqual(['a', 'b']);
+  });
 });
 
 describe('bestPerGroup', () => {

@@ -54,8 +54,8 @@ export function bestPerGroup<T extends { readonly unitId: string; readonly score
 
 /**
  * Reciprocal rank fusion: each signal adds weight / (κ + rank) to every candidate it ranked.
- * Ties go to the candidate with more votes, then the better best rank, then the key, so the order is
- * deterministic. Signals with weight 0 do not vote.
+ * Ties (up to floating-point rounding) go to the candidate with more votes, then the better best
+ * rank, then the key, so the order is deterministic. Signals with weight 0 do not vote.
  */
 export function reciprocalRankFusion(rankings: readonly SignalRanking[], rrfK: number): FusedCandidate[] {
   const byKey = new Map<string, { fusedScore: number; votes: SignalVote[] }>();
@@ -74,9 +74,17 @@ export function reciprocalRankFusion(rankings: readonly SignalRanking[], rrfK: n
     .map(([key, entry]) => ({ key, fusedScore: entry.fusedScore, votes: entry.votes }))
     .sort(
       (a, b) =>
-        b.fusedScore - a.fusedScore ||
+        beyondRounding(b.fusedScore - a.fusedScore) ||
         b.votes.length - a.votes.length ||
         bestRank(a.votes) - bestRank(b.votes) ||
         (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
     );
+}
+
+/**
+ * A difference of fused scores, or 0 when it is only floating-point rounding: 1/6 + 1/7 and 1/7 + 1/6
+ * summed in another order are the same evidence, and must reach the tie-breaks.
+ */
+export function beyondRounding(difference: number): number {
+  return Math.abs(difference) < 1e-12 ? 0 : difference;
 }

@@ -4,7 +4,7 @@ import { imagesOf } from '../types.js';
 import { toBlocks, withNeighbours } from './assemble.js';
 import { selectScored, type ContextSelection } from './context.js';
 import { compileFilter } from './filter.js';
-import { bestPerGroup, reciprocalRankFusion, type FusedCandidate, type SignalRanking } from './fusion.js';
+import { beyondRounding, bestPerGroup, reciprocalRankFusion, type FusedCandidate, type SignalRanking } from './fusion.js';
 import type { PlannedSearch, QueryInput, QueryPlan, SignalScope } from './plan.js';
 import { timeSpansIn, type TimeSpan } from './time-expressions.js';
 import { captionUnitId, textUnitId } from './unit-ids.js';
@@ -235,7 +235,7 @@ function preferTimes(view: IndexView, fused: readonly FusedCandidate[], spans: r
   const top = fused[0]?.fusedScore ?? 0;
   return fused
     .map((candidate) => (inside(candidate) ? { ...candidate, fusedScore: candidate.fusedScore + top } : candidate))
-    .sort((a, b) => b.fusedScore - a.fusedScore);
+    .sort((a, b) => beyondRounding(b.fusedScore - a.fusedScore));
 }
 
 function select(view: IndexView, plan: QueryPlan, ranked: readonly FusedCandidate[], admit: AcceptRound | undefined): ContextSelection {
