@@ -26,9 +26,10 @@ test('the sample loads; the motorcycle from the right finds the left view; the c
   const byText = await ask(page, { text: 'What did my cat look like?' });
   expect(byText.case).toBe('text→text');
   expect(byText.ranked[0]).toBe('sample-cat');
-  // Retrieval selects: the strip holds the hit rounds' own photos, best hit first, not the memory's 31.
+  // Retrieval selects: the strip holds the hit rounds' own photos, best hit first, not the memory's 31
+  // (the default k of 23 rounds is over a third of this 61-round sample, so under half of them).
   expect(byText.images[0]).toBe('sample-cat-photo');
-  expect(byText.images.length).toBeLessThan(SAMPLE_PHOTO_COUNT / 3);
+  expect(byText.images.length).toBeLessThan(SAMPLE_PHOTO_COUNT / 2);
   expect(byText.images.every((id) => byText.ranked.includes(id.replace(/-photo$/, '')))).toBe(true);
   const rankOf = (id: string) => byText.ranked.indexOf(id.replace(/-photo$/, ''));
   expect(byText.images.map(rankOf)).toEqual(byText.images.map(rankOf).sort((a, b) => a - b));
