@@ -6,6 +6,7 @@
  * boxes (`detections`: x1, y1, x2, y2, score, class in input pixels); this module fits the picture
  * into the input, maps the boxes back and drops duplicates.
  */
+import { createModelHandle } from '../encoders/model-handle.js';
 import { defaultFetch, type FetchAsset } from '../encoders/assets.js';
 import { toModelInput } from '../encoders/image-preprocess.js';
 import { CENTERNET_ONNX, CONVERTER_VERSION } from '../encoders/onnx/model-formats.js';
@@ -13,8 +14,6 @@ import { loadModelSession, runForFloats, type OnnxModelSource, type OrtRuntime, 
 import type { RgbaImage } from '../encoders/types.js';
 import { VmemError } from '../errors.js';
 import type { ProgressCallback } from '../progress.js';
-import { createLazy } from '../util/lazy.js';
-import { createSerialQueue } from '../util/serial-queue.js';
 import { detectionsFromRows, letterbox, suppressDuplicates, type Letterbox } from './detections.js';
 import type { Detection, ObjectDetector } from './types.js';
 
@@ -73,36 +72,24 @@ export interface CenterNetInput {
 export function createCenterNetDetector(options: CenterNetDetectorOptions): ObjectDetector & { load(): Promise<void>; dispose(): Promise<void> } {
   const minScore = checkedMinScore(options.minScore);
   const fetchAsset = options.fetch ?? defaultFetch();
-  const queue = createSerialQueue();
-  let disposed = false;
-  const loaded = createLazy((): Promise<OrtSession> => loadModelSession({ ...options, fetch: fetchAsset }, PROGRESS_ITEM, 'CenterNet'));
-  const ensureOpen = (): void => {
-    if (disposed) throw new VmemError('CLOSED', 'This CenterNet detector was disposed; create a new one.');
-  };
+  const model = createModelHandle(
+    (): Promise<OrtSession> => loadModelSession({ ...options, fetch: fetchAsset }, PROGRESS_ITEM, 'CenterNet'),
+    'CenterNet detector',
+    (session) => session.release(),
+  );
   return {
     id: `centernet-mbv3-coco@${WEIGHTS_SOURCE}/${CONVERTER_VERSION}/${minScore}`,
-    async load() {
-      ensureOpen();
-      await loaded.get();
-    },
+    load: model.load,
     detect(image) {
-      return queue.run(async () => {
-        ensureOpen();
-        const session = await loaded.get();
+      return model.run(async (loadedSession) => {
+        const session = await loadedSession();
         const input = centerNetInput(image);
         const feeds = { [CENTERNET_ONNX.input]: new options.runtime.Tensor('float32', input.pixels, [1, CENTERNET_INPUT_SIZE, CENTERNET_INPUT_SIZE, 3]) };
         const values = await runForFloats(session, feeds, CENTERNET_ONNX.output);
         return centerNetDetections(detectionRows(values), input.fit, image, minScore);
       });
     },
-    dispose() {
-      return queue.run(async () => {
-        disposed = true;
-        const session = loaded.peek();
-        loaded.reset();
-        await session?.release();
-      });
-    },
+    dispose: model.dispose,
   };
 }
 

@@ -1,13 +1,12 @@
+import { createModelHandle } from './model-handle.js';
 import { VmemError, isVmemError } from '../errors.js';
 import { defaultFetch } from './assets.js';
 import type { FetchAsset } from './assets.js';
 import { toModelInput } from './image-preprocess.js';
 import type { ImageFit } from './image-preprocess.js';
-import { createLazy } from '../util/lazy.js';
 import { CONVERTER_VERSION, MOBILENET_ONNX } from './onnx/model-formats.js';
 import { loadModelSession, runForFloats } from './ort-runtime.js';
 import type { OnnxModelSource, OrtRuntime, OrtSession, OrtSessionOptions } from './ort-runtime.js';
-import { createSerialQueue } from '../util/serial-queue.js';
 import type { ImageDecoder, ImageEmbedder, ImagePayload } from './types.js';
 import type { ProgressCallback } from '../progress.js';
 import { positiveInteger } from './use-lite.js';
@@ -72,26 +71,19 @@ export function createMobileNetImageEncoder(options: MobileNetImageEncoderOption
   const fit = options.fit ?? 'squash';
   const batchSize = positiveInteger(options.batchSize, 8, 'batchSize');
   const fetchAsset = options.fetch ?? defaultFetch();
-  const queue = createSerialQueue();
-  let disposed = false;
-
-  const loaded = createLazy((): Promise<OrtSession> => loadModelSession({ ...options, fetch: fetchAsset }, PROGRESS_ITEM, 'MobileNetV2'));
-
-  const ensureOpen = (): void => {
-    if (disposed) throw new VmemError('CLOSED', 'This MobileNet image encoder was disposed; create a new one.');
-  };
+  const model = createModelHandle(
+    (): Promise<OrtSession> => loadModelSession({ ...options, fetch: fetchAsset }, PROGRESS_ITEM, 'MobileNetV2'),
+    'MobileNet image encoder',
+    (session) => session.release(),
+  );
 
   return {
     id: `mobilenet-v2-1280@nsfwjs-4.4.0/${fit}/${CONVERTER_VERSION}`,
     dimension: MOBILENET_DIMENSION,
     captionOnly: false,
-    async load() {
-      ensureOpen();
-      await loaded.get();
-    },
+    load: model.load,
     embed(images) {
-      return queue.run(async () => {
-        ensureOpen();
+      return model.run(async (loadedSession) => {
         if (images.length === 0) return [];
         // Decode everything first: a bad image fails the call before any model time is spent.
         const inputs: Float32Array[] = [];
@@ -99,7 +91,7 @@ export function createMobileNetImageEncoder(options: MobileNetImageEncoderOption
           const pixels = await decodeOne(options.decoder, images[index]!, index);
           inputs.push(toModelInput(pixels, MOBILENET_INPUT_SIZE, fit));
         }
-        const session = await loaded.get();
+        const session = await loadedSession();
         const vectors: Float32Array[] = [];
         for (let start = 0; start < inputs.length; start += batchSize) {
           vectors.push(...(await runBatch(options.runtime, session, inputs.slice(start, start + batchSize))));
@@ -107,14 +99,7 @@ export function createMobileNetImageEncoder(options: MobileNetImageEncoderOption
         return vectors;
       });
     },
-    dispose() {
-      return queue.run(async () => {
-        disposed = true;
-        const session = loaded.peek();
-        loaded.reset();
-        await session?.release();
-      });
-    },
+    dispose: model.dispose,
   };
 }
 

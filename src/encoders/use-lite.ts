@@ -1,14 +1,13 @@
+import { createModelHandle } from './model-handle.js';
 import { VmemError } from '../errors.js';
 import { defaultFetch, fetchJson, siblingOf } from './assets.js';
 import type { FetchAsset } from './assets.js';
-import { createLazy } from '../util/lazy.js';
 import { CONVERTER_VERSION, USE_LITE_ONNX } from './onnx/model-formats.js';
 import type { ModelPrecision } from './onnx/model-formats.js';
 import { createOrtSession, readModel, runForFloats } from './ort-runtime.js';
 import type { OnnxModelSource, OrtRuntime, OrtSession, OrtSessionOptions } from './ort-runtime.js';
 import { createSentencePieceTokenizer } from './sentencepiece.js';
 import type { SentencePieceTokenizer, VocabEntry } from './sentencepiece.js';
-import { createSerialQueue } from '../util/serial-queue.js';
 import type { TextEmbedder } from './types.js';
 import type { ProgressCallback } from '../progress.js';
 import { normalizedRows } from './vectors.js';
@@ -103,10 +102,7 @@ export function createUseLiteTextEncoder(options: UseLiteTextEncoderOptions): Lo
   const concurrency = positiveInteger(options.concurrency, 1, 'concurrency');
   const effectiveCap = Math.min(maxTokens, USE_LITE_MAX_TOKENS);
   const fetchAsset = options.fetch ?? defaultFetch();
-  const queue = createSerialQueue();
-  let disposed = false;
-
-  const loaded = createLazy(async (): Promise<LoadedUseLite> => {
+  const model = createModelHandle(async (): Promise<LoadedUseLite> => {
     const vocabUrl = options.vocabUrl ?? (typeof options.model === 'string' ? siblingOf(options.model, 'vocab.json') : undefined);
     if (vocabUrl === undefined) throw new VmemError('INVALID_INPUT', 'USE-Lite needs vocabUrl when its model is given as bytes.');
     options.onProgress?.({ status: 'initiate', task: 'model', item: PROGRESS_ITEM });
@@ -119,24 +115,16 @@ export function createUseLiteTextEncoder(options: UseLiteTextEncoderOptions): Lo
     const session = await createOrtSession(options.runtime, bytes, options.sessionOptions ?? {}, 'USE-Lite');
     options.onProgress?.({ status: 'ready', task: 'model', item: PROGRESS_ITEM });
     return { session, tokenRow: useLiteTokenRows(vocab, effectiveCap) };
-  });
-
-  const ensureOpen = (): void => {
-    if (disposed) throw new VmemError('CLOSED', 'This USE-Lite text encoder was disposed; create a new one.');
-  };
+  }, 'USE-Lite text encoder', (loaded) => loaded.session.release());
 
   return {
     id: useLiteId(options.precision ?? 'int8', effectiveCap),
     dimension: USE_LITE_DIMENSION,
-    async load() {
-      ensureOpen();
-      await loaded.get();
-    },
+    load: model.load,
     embed(texts) {
-      return queue.run(async () => {
-        ensureOpen();
+      return model.run(async (loaded) => {
         if (texts.length === 0) return [];
-        const { session, tokenRow } = await loaded.get();
+        const { session, tokenRow } = await loaded();
         const ids = texts.map(tokenRow);
         // Similar lengths share a call (least padding); vectors go back in input order.
         const order = ids.map((_, index) => index).sort((a, b) => ids[a]!.length - ids[b]!.length);
@@ -156,14 +144,7 @@ export function createUseLiteTextEncoder(options: UseLiteTextEncoderOptions): Lo
         return vectors;
       });
     },
-    dispose() {
-      return queue.run(async () => {
-        disposed = true;
-        const current = loaded.peek();
-        loaded.reset();
-        await current?.session.release();
-      });
-    },
+    dispose: model.dispose,
   };
 }
 
