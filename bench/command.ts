@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import { createOpenAiProvider, isVmemError, type ImageEmbedder, type Memory, type MemoryOptions, type TextEmbedder } from 'vmem';
+import { createOpenAiProvider, isVmemError, type ImageEmbedder, type Memory, type MemoryOptions, type TextEmbedder, type WordVectors } from 'vmem';
 import { BENCH_USAGE, HELP, parseBenchArgs, type BenchArgs, type LlmArgs } from './cli-args.js';
 import { questionDetailLines } from './details.js';
 import { loadDataset } from './load.js';
@@ -14,6 +14,8 @@ import { STAGE_SYSTEMS } from './systems.js';
 /** The text encoder a run uses, and how to free it. */
 export interface LoadedTextEncoder {
   readonly encoder: TextEmbedder;
+  /** Word vectors for the memories (the similar-words signal), when the encoders come with them. */
+  readonly wordVectors?: WordVectors;
   dispose(): Promise<void>;
 }
 
@@ -74,6 +76,7 @@ async function benchmark(args: BenchArgs, env: CommandEnvironment): Promise<void
       createMemory: (options) => env.createMemory(options),
       textEncoder,
       imageEncoder: env.captionProxy(textEncoder),
+      ...(loaded.wordVectors ? { wordVectors: loaded.wordVectors } : {}),
       progress,
       curveBudgets: args.curves,
       ...(args.stages ? { systems: STAGE_SYSTEMS } : {}),
@@ -84,6 +87,7 @@ async function benchmark(args: BenchArgs, env: CommandEnvironment): Promise<void
       questions: dataset.questions,
       encoderKind: args.encoders,
       encoderLoadSeconds: loadSeconds,
+      ...(loaded.wordVectors ? { wordVectorsId: loaded.wordVectors.id } : {}),
       ...(store ? { vectorCache: { file: store.file, servedTexts: textEncoder.diskHits } } : {}),
       ...(args.llm ? { llmModel: args.llm.model, judgeModel: args.llm.judgeModel } : {}),
     });

@@ -1,5 +1,5 @@
 import { createHubTextEncoder } from 'vmem/hub';
-import { createNodeEmbeddedEncoders } from 'vmem/node';
+import { createNodeEmbeddedEncoders, loadNodeWordVectors } from 'vmem/node';
 import type { BenchArgs } from './cli-args.js';
 import type { LoadedTextEncoder } from './command.js';
 
@@ -12,9 +12,9 @@ import type { LoadedTextEncoder } from './command.js';
 export async function loadBenchTextEncoder(args: BenchArgs): Promise<LoadedTextEncoder> {
   if (args.encoders === 'hub') {
     const encoder = await createHubTextEncoder(args.hubUrl !== undefined ? { remoteHost: args.hubUrl } : {});
-    return { encoder, dispose: () => encoder.dispose?.() ?? Promise.resolve() };
+    return { encoder, wordVectors: await loadNodeWordVectors(), dispose: () => encoder.dispose?.() ?? Promise.resolve() };
   }
   const { text } = createNodeEmbeddedEncoders({ image: 'none', textThreads: args.textWorkers });
   await text.load();
-  return { encoder: text, dispose: () => text.dispose?.() ?? Promise.resolve() };
+  return { encoder: text, wordVectors: await loadNodeWordVectors(), dispose: () => text.dispose?.() ?? Promise.resolve() };
 }

@@ -40,6 +40,8 @@ export interface BenchReport {
     readonly loadSeconds: number;
     readonly buildEmbedSeconds: number;
     readonly buildTextsEmbedded: number;
+    /** The word vectors of the similar-words signal, when the memories had them. */
+    readonly wordVectors?: string;
     readonly llmModel?: string;
     readonly judgeModel?: string;
     /** Set when `--cache-vectors` served text vectors from disk: the build then did not embed them. */
@@ -78,6 +80,7 @@ export interface ReportContext {
   readonly questions: QuestionCounts;
   readonly encoderKind: string;
   readonly encoderLoadSeconds: number;
+  readonly wordVectorsId?: string;
   readonly vectorCache?: VectorCacheUse;
   readonly llmModel?: string;
   readonly judgeModel?: string;
@@ -116,6 +119,7 @@ export function buildReport(run: BenchRun, context: ReportContext): BenchReport 
       loadSeconds: round(context.encoderLoadSeconds, 2),
       buildEmbedSeconds: round(run.build.embedSeconds, 2),
       buildTextsEmbedded: run.build.textsEmbedded,
+      ...(context.wordVectorsId !== undefined ? { wordVectors: context.wordVectorsId } : {}),
       ...(context.llmModel !== undefined ? { llmModel: context.llmModel } : {}),
       ...(context.judgeModel !== undefined ? { judgeModel: context.judgeModel } : {}),
       ...(context.vectorCache !== undefined ? { vectorCache: context.vectorCache } : {}),

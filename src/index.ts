@@ -21,6 +21,7 @@ export {
   MOBILENET_DIMENSION,
   MODEL_FILES,
 } from './encoders/index.js';
+export { parseWordVectors, encodeWordVectors } from './encoders/word-vectors.js';
 export { clipToRounds } from './video/clip.js';
 export { formatClock } from './video/rounds.js';
 export { openVideoFrames } from './video/browser-frames.js';
@@ -104,6 +105,7 @@ export type {
   TraceHit,
   TurnInput,
   UnitKind,
+  WordVectors,
 } from './types.js';
 export type { TextEmbedder, ImageEmbedder, ImagePayload, ImageDecoder, RgbaImage } from './encoders/types.js';
 export type { VmemProgress, ProgressCallback, ProgressTask, ProgressUnit } from './progress.js';

@@ -4,7 +4,7 @@ import type { ProgressCallback } from './progress.js';
 import type { LlmProvider } from './llm/types.js';
 import type { MemoryStorage } from './storage/types.js';
 import type { ImageResizer } from './images/types.js';
-import type { Signal } from './types.js';
+import type { Signal, WordVectors } from './types.js';
 import { VmemError } from './errors.js';
 
 /** A time as `retrieve` accepts it: epoch ms, a Date, or an ISO date string. */
@@ -149,6 +149,14 @@ export interface MemoryOptions {
    * @default 'wait'
    */
   readonly describe?: 'wait' | 'background';
+  /**
+   * Word vectors for the `similar-words` signal, which matches each question word to the most similar
+   * word of every round ("martial arts" finds "kickboxing"). Use `loadNodeWordVectors()` from
+   * `vmem/node`; `openMemory` in `vmem/browser` loads them itself. Nothing about them is stored: a
+   * memory opened with other word vectors, or none, just searches without them.
+   * @default undefined (no similar-words signal)
+   */
+  readonly wordVectors?: WordVectors;
   /** Progress of long work: ingest, re-indexing and picture descriptions. */
   readonly onProgress?: ProgressCallback;
 }
@@ -174,7 +182,7 @@ const DEFAULTS: NormalizedRetrievalOptions = {
   neighbours: 1,
   poolSize: 100,
   rrfK: 5,
-  weights: { bm25: 1, dense: 1, image: 1, 'caption-anchor': 1, 'image-echo': 1 },
+  weights: { bm25: 1, 'similar-words': 0.5, dense: 1, image: 1, 'caption-anchor': 1, 'image-echo': 1 },
   llmAnchors: true,
   filter: undefined,
   routing: true,

@@ -147,7 +147,7 @@ export interface Route {
  * lane searched with the stored vector of the best image match's caption (or turn text), so the talk
  * around a matched picture comes back (image+text→text).
  */
-export type Signal = 'bm25' | 'dense' | 'image' | 'caption-anchor' | 'image-echo';
+export type Signal = 'bm25' | 'similar-words' | 'dense' | 'image' | 'caption-anchor' | 'image-echo';
 
 /** One signal's vote for a round: where it ranked the round, through which unit. */
 export interface TraceHit {
@@ -226,6 +226,24 @@ export interface EncoderIds {
    * memory: its pictures are described again, and only their `derived` units change.
    */
   readonly describer?: { readonly id: string };
+}
+
+/**
+ * A table of word vectors (GloVe-style, one row per lower-case word), read by the `similar-words`
+ * signal: each of a question's words is matched to the most similar word of every round, so "martial
+ * arts" finds "kickboxing" and "cities" finds "Rome" where BM25 needs the same word and a sentence
+ * vector blurs one word among twenty.
+ */
+export interface WordVectors {
+  /** Names the table (source, vocabulary size, precision), as encoder ids do. */
+  readonly id: string;
+  readonly dimension: number;
+  /** Words in the table. */
+  readonly size: number;
+  /** The row of a lower-case word; undefined when the table lacks it. */
+  rowOf(word: string): number | undefined;
+  /** Cosine similarity of two rows, in [-1, 1]. */
+  similarity(a: number, b: number): number;
 }
 
 /** Every image of a round: the user's, then the assistant's. */

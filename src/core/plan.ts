@@ -24,6 +24,8 @@ export interface QueryFacts {
 export interface Capabilities {
   /** An image encoder is configured. */
   readonly imageLane: boolean;
+  /** Word vectors are configured (the `similar-words` signal). */
+  readonly wordVectors: boolean;
   /** An LLM is available (and allowed by `llmAnchors`). */
   readonly llm: boolean;
   /** That LLM can look at pictures. */
@@ -54,7 +56,7 @@ export interface QueryNeeds {
 export type QueryInput = 'question' | 'content' | 'picture-words' | 'caption-anchor' | 'query-image' | 'matched-image';
 
 /** Where a search looks: a lane, and in the text lane which units. */
-export type SearchSource = 'bm25' | 'dense' | 'caption-bm25' | 'caption-dense' | 'image' | 'image-echo';
+export type SearchSource = 'bm25' | 'similar-words' | 'dense' | 'caption-bm25' | 'caption-dense' | 'image' | 'image-echo';
 
 /**
  * Which rounds a signal may vote for: all of them, those within ±1 of an image (text→image), or those
@@ -124,21 +126,26 @@ export function planQuery(facts: QueryFacts, can: Capabilities, options: Normali
   const context: ContextPlan = aggregate && !options.aggregationContext
     ? { rule: options.context, radius: 0, neighbourShare: 0, sessionShare: 0 }
     : { rule: options.context, radius: options.neighbours, neighbourShare: options.neighbourShare, sessionShare: options.sessionShare };
-  const signals = planSignals(theCase, needs, hasText, options).filter((signal) => options.weights[signal.signal] !== 0);
+  const signals = planSignals(theCase, needs, hasText, can.wordVectors, options).filter((signal) => options.weights[signal.signal] !== 0);
   return { route: decided, case: theCase, needs, signals, k: aggregate ? options.aggregationK : options.k, context };
 }
 
-function planSignals(theCase: RetrievalCase, needs: QueryNeeds, hasText: boolean, options: NormalizedRetrievalOptions): PlannedSignal[] {
+function planSignals(theCase: RetrievalCase, needs: QueryNeeds, hasText: boolean, wordVectors: boolean, options: NormalizedRetrievalOptions): PlannedSignal[] {
   const dense: PlannedSearch[] = needs.contentText
     ? [
         { source: 'dense', input: 'question', share: 0.5 },
         { source: 'dense', input: 'content', share: 0.5 },
       ]
     : [{ source: 'dense', input: 'question', share: 1 }];
+  // The question's words matched softly: what BM25 misses when the answer names an instance of what
+  // the question names ("martial arts" → "kickboxing"). Picture words are left to BM25 and the image lane.
+  const similarWords = (scope: SignalScope): PlannedSignal[] =>
+    wordVectors ? [{ signal: 'similar-words', lane: 'text', voteLane: 'text', scope, searches: [{ source: 'similar-words', input: 'question', share: 1 }] }] : [];
   const textSignals = (scope: SignalScope, input: 'question' | 'picture-words' = 'question'): PlannedSignal[] =>
     hasText || input === 'picture-words'
       ? [
           { signal: 'bm25', lane: 'text', voteLane: 'text', scope, searches: [{ source: 'bm25', input, share: 1 }] },
+          ...(input === 'question' ? similarWords(scope) : []),
           { signal: 'dense', lane: 'text', voteLane: 'text', scope, searches: input === 'picture-words' ? [{ source: 'dense', input, share: 1 }] : dense },
         ]
       : [];

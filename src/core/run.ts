@@ -38,6 +38,8 @@ export interface IndexView {
   bm25(text: string, limit: number, accept?: AcceptRound, captionsOnly?: boolean): LaneHit[];
   /** BM25 over whole rounds (their turns' text together). */
   roundBm25(text: string, limit: number, accept?: AcceptRound): LaneHit[];
+  /** Whole rounds by how similar their words are to the text's (word vectors); empty without them. */
+  similarWords(text: string, limit: number, accept?: AcceptRound): LaneHit[];
   /** Text-lane dense search; `captionsOnly` restricts it to caption units. */
   dense(vector: Float32Array, limit: number, accept?: AcceptRound, captionsOnly?: boolean): LaneHit[];
   image(vector: Float32Array, limit: number, accept?: AcceptRound): LaneHit[];
@@ -161,6 +163,10 @@ function runSearch(
       if (!text) return undefined;
       const hits = options.bm25Over === 'round' && options.granularity === 'round' ? view.roundBm25(text, limit, accept) : view.bm25(text, limit, accept);
       return aboveFloor(hits, options.bm25Floor);
+    }
+    case 'similar-words': {
+      const text = textOf(query, search.input);
+      return text ? view.similarWords(text, limit, accept) : undefined;
     }
     case 'caption-bm25': {
       const text = textOf(query, search.input);

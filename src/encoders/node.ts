@@ -15,7 +15,7 @@ import { createUseLiteTextEncoder, positiveInteger } from './use-lite.js';
 
 export * from './index.js';
 export { decodeImageNode, NODE_DECODER_FORMATS } from './node-decoder.js';
-export { nodeMobileNetOnnx, nodeUseLiteOnnx, nodeUseLiteVocabPath, readFileAsFetch } from './node-assets.js';
+export { loadNodeWordVectors, nodeMobileNetOnnx, nodeUseLiteOnnx, nodeUseLiteVocabPath, readFileAsFetch } from './node-assets.js';
 
 /** Options of `createNodeEmbeddedEncoders`. */
 export interface NodeEmbeddedEncodersOptions {

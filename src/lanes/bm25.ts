@@ -3,14 +3,7 @@ import { tokenizer as oramaTokenizer } from '@orama/orama/components';
 import { createFastTextIndexComponent } from './bm25-orama-index.js';
 import { TfPostings } from './bm25-postings.js';
 import { ORAMA_BM25, scoreTopK, type Bm25Parameters, type OramaTextIndex, type QueryWord } from './bm25-topk.js';
-
-// Function words carry no evidence; dropping them keeps long questions from matching every round.
-const STOP_WORDS = `a about above after again against all am an and any are as at be because been before being below between
-both but by can could did do does doing down during each few for from further had has have having he her here hers herself
-him himself his how i if in into is it its itself just me more most my myself no nor not now of off on once only or other
-our ours ourselves out over own same she should so some such than that the their theirs them themselves then there these
-they this those through to too under until up very was we were what when where which while who whom why will with would
-you your yours yourself yourselves also ever please tell based conversation mentioned discussed user assistant`.split(/\s+/);
+import { STOP_WORDS } from './stop-words.js';
 
 // Orama matches query tokens as prefixes ("cat" would match "catalog"); a terminal mark on every
 // token makes each match a whole word.

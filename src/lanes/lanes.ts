@@ -1,7 +1,8 @@
 import type { AcceptRound, LaneHit } from '../core/run.js';
-import type { StoredUnit } from '../types.js';
+import type { StoredUnit, WordVectors } from '../types.js';
 import { Bm25Index } from './bm25.js';
 import { ORAMA_BM25 } from './bm25-topk.js';
+import { SimilarWordsIndex } from './similar-words.js';
 import { VectorMatrix } from './vector-matrix.js';
 
 /** Unit facts the lanes keep in memory (vectors live in the matrices). */
@@ -24,6 +25,7 @@ const ROUND_BM25 = { ...ORAMA_BM25, b: 0.3 };
 
 export class Lanes {
   private roundIndex = new Bm25Index(ROUND_BM25);
+  private similarWordsIndex: SimilarWordsIndex | undefined;
   private captionIndex = new Bm25Index();
   private unitIndex: Bm25Index | undefined;
   private textVectors: VectorMatrix;
@@ -34,7 +36,9 @@ export class Lanes {
   constructor(
     private readonly textDimension: number,
     private readonly imageDimension: number | undefined,
+    private readonly wordVectors?: WordVectors,
   ) {
+    this.similarWordsIndex = wordVectors && new SimilarWordsIndex(wordVectors);
     this.textVectors = new VectorMatrix(textDimension);
     this.imageVectors = imageDimension === undefined ? undefined : new VectorMatrix(imageDimension);
   }
@@ -84,12 +88,12 @@ export class Lanes {
     }
     this.unitIndex?.insert(textDocs);
     this.captionIndex.insert(textDocs.filter((doc) => this.units.get(doc.id)!.kind === 'caption'));
-    this.roundIndex.insert(
-      [...rounds].flatMap((roundId) => {
-        const text = this.roundText(roundId);
-        return text ? [{ id: roundId, text }] : [];
-      }),
-    );
+    const roundDocs = [...rounds].flatMap((roundId) => {
+      const text = this.roundText(roundId);
+      return text ? [{ id: roundId, text }] : [];
+    });
+    this.roundIndex.insert(roundDocs);
+    for (const doc of roundDocs) this.similarWordsIndex?.set(doc.id, doc.text);
   }
 
   /** A round's document: its text units (captions are already folded into their turn's text), user first. */
@@ -120,6 +124,7 @@ export class Lanes {
     this.unitIndex?.remove(textIds);
     this.captionIndex.remove(textIds.filter((id) => this.units.get(id)!.kind === 'caption'));
     this.roundIndex.remove([roundId]);
+    this.similarWordsIndex?.remove(roundId);
     for (const id of unitIds) {
       this.textVectors.remove(id);
       this.imageVectors?.remove(id);
@@ -131,6 +136,7 @@ export class Lanes {
   /** Starts empty indexes (cheaper than removing every round one by one). */
   clear(): void {
     this.roundIndex = new Bm25Index(ROUND_BM25);
+    this.similarWordsIndex = this.wordVectors && new SimilarWordsIndex(this.wordVectors);
     this.captionIndex = new Bm25Index();
     this.unitIndex = undefined;
     this.textVectors = new VectorMatrix(this.textDimension);
@@ -157,6 +163,11 @@ export class Lanes {
   /** BM25 over whole rounds; each hit's `unitId` is the round id. */
   roundBm25(text: string, limit: number, accept?: AcceptRound): LaneHit[] {
     return this.roundIndex.search(text, limit, accept).map((hit) => ({ unitId: hit.id, roundId: hit.id, score: hit.score }));
+  }
+
+  /** Rounds by the similarity of their words to the question's (empty without word vectors). */
+  similarWords(text: string, limit: number, accept?: AcceptRound): LaneHit[] {
+    return this.similarWordsIndex?.search(text, limit, accept) ?? [];
   }
 
   dense(vector: Float32Array, limit: number, accept?: AcceptRound, captionsOnly = false): LaneHit[] {

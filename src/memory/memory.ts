@@ -86,7 +86,7 @@ class MemoryImpl implements Memory {
     };
     this.maxTextChars = options.maxTextChars === undefined ? DEFAULT_MAX_TEXT_CHARS : options.maxTextChars;
     this.defaults = normalizeRetrievalOptions(options.retrieval);
-    this.lanes = new Lanes(encoders.text.dimension, encoders.image?.dimension);
+    this.lanes = new Lanes(encoders.text.dimension, encoders.image?.dimension, options.wordVectors);
   }
 
   get size(): number {
@@ -116,7 +116,7 @@ class MemoryImpl implements Memory {
       const records = await encodeRecords(items, this.queryEncoders, 'reindex', onProgress);
       await this.storage.putRounds(records);
       await this.storage.writeManifest(newManifest(this.encoders));
-      this.lanes = new Lanes(this.encoders.text.dimension, this.encoders.image?.dimension);
+      this.lanes = new Lanes(this.encoders.text.dimension, this.encoders.image?.dimension, this.options.wordVectors);
       this.lanes.add(records.flatMap((record) => record.units));
       this.history = new History(rounds);
       onProgress?.({ status: 'done', task: 'reindex' });
@@ -219,6 +219,7 @@ class MemoryImpl implements Memory {
       },
       {
         imageLane: this.queryEncoders.image !== undefined,
+        wordVectors: this.options.wordVectors !== undefined,
         llm: settings.llmAnchors && llm.available,
         vision: llm.vision,
         describer: settings.llmAnchors && this.queryEncoders.describer !== undefined,
@@ -403,6 +404,7 @@ class MemoryImpl implements Memory {
       roundsNearImages: () => history.roundsNearImages(),
       bm25: (text, limit, accept, captionsOnly) => lanes.bm25(text, limit, accept, captionsOnly),
       roundBm25: (text, limit, accept) => lanes.roundBm25(text, limit, accept),
+      similarWords: (text, limit, accept) => lanes.similarWords(text, limit, accept),
       dense: (vector, limit, accept, captionsOnly) => lanes.dense(vector, limit, accept, captionsOnly),
       image: (vector, limit, accept) => lanes.image(vector, limit, accept),
       textVector: (unitId) => lanes.textVector(unitId),

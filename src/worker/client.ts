@@ -7,6 +7,8 @@ import { VmemError, errorCode, isVmemError } from '../errors.js';
 import { embedDistinct } from './distinct-images.js';
 import type { ImageDescriber } from '../describe/types.js';
 import type { ImageEmbedder, ImagePayload, TextEmbedder } from '../encoders/types.js';
+import { parseWordVectors } from '../encoders/word-vectors.js';
+import type { WordVectors } from '../types.js';
 import type { ProgressCallback } from '../progress.js';
 import {
   WORKER_READY_MESSAGE,
@@ -61,6 +63,8 @@ export interface EncoderWorkerClient {
   readonly describer?: ImageDescriber;
   /** How often the worker encoded, since it started. */
   counts(): Promise<EncoderCallCounts>;
+  /** The embedded word vectors (fetched by the worker from beside its models), for `createMemory({ wordVectors })`. */
+  wordVectors(): Promise<WordVectors>;
   /** Settles with the error once the worker has died (crash, failed load, terminate). */
   readonly stopped: Promise<VmemError>;
   /** Makes the worker throw an uncaught error, as a crash would. For tests. */
@@ -115,6 +119,7 @@ export async function startEncoderWorker(options: EncoderWorkerOptions): Promise
       ...(imageEncoder ? { imageEncoder } : {}),
       ...(describer ? { describer } : {}),
       counts: () => lifecycle.guard('Reading encoder counts', callTimeout, () => remote.counts()),
+      wordVectors: async () => parseWordVectors(await lifecycle.guard('Loading word vectors', options.loadTimeoutMs ?? 600_000, () => remote.wordVectorFile())),
       stopped: lifecycle.stopped,
       simulateCrash: () => lifecycle.guard('Crashing the worker', callTimeout, () => remote.simulateCrash()),
       terminate: () => lifecycle.stop(new VmemError('WORKER_FAILED', 'The encoder worker was stopped; start a new one to encode again.')),

@@ -33,7 +33,7 @@ export type EncoderFactory = (config: EncoderWorkerConfig, onProgress?: Progress
  * The `EncoderWorkerApi` implementation, independent of `self` so it can run over any port.
  * @example Comlink.expose(createEncoderHost(loadRealEncoders));
  */
-export function createEncoderHost(factory: EncoderFactory): EncoderWorkerApi {
+export function createEncoderHost(factory: EncoderFactory, fetchWordVectorFile?: () => Promise<Uint8Array>): EncoderWorkerApi {
   let encoders: HostedEncoders | undefined;
   let loading: Promise<HostedEncoders> | undefined;
   const counts = { textCalls: 0, textItems: 0, imageCalls: 0, imageItems: 0 };
@@ -86,6 +86,11 @@ export function createEncoderHost(factory: EncoderFactory): EncoderWorkerApi {
       });
     },
     counts: () => ({ ...counts }) satisfies EncoderCallCounts,
+    async wordVectorFile() {
+      if (!fetchWordVectorFile) throw new VmemError('MODEL_LOAD_FAILED', 'This worker serves no word vectors.');
+      const bytes = await fetchWordVectorFile();
+      return Comlink.transfer(bytes, [bytes.buffer as ArrayBuffer]);
+    },
     simulateCrash() {
       setTimeout(() => {
         throw new Error('simulated encoder worker crash');

