@@ -109,7 +109,7 @@ declare global {
       close(): Promise<void>;
       list(): Promise<string[]>;
       addPhotos(photos: readonly { id: string; text: string; url: string }[]): Promise<number>;
-      ask(query: { text?: string; imageUrl?: string }): Promise<{ case: string; trace: { roundId: string; rank?: number }[]; images: { id: string }[] }>;
+      ask(query: { text?: string; imageUrl?: string }): Promise<{ case: string; trace: { roundId: string; rank?: number; hits: { signal: string }[] }[]; images: { id: string }[] }>;
       counts(): Promise<typeof NO_CALLS>;
       exportFile(): Promise<string>;
       importFile(base64: string): Promise<void>;
@@ -132,6 +132,8 @@ test('an app that installed the tarball keeps photo rounds across a reload and a
   const before = await askAll(page);
   expect(before[0]!.images[0]?.id).toBe('cat-photo');
   expect(before[1]!.trace.find((entry) => entry.rank === 1)?.roundId).toBe('motorcycle');
+  // The worker served the word vectors from the installed package: the text question has similar-words votes.
+  expect(before[0]!.trace.some((entry) => entry.hits.some((hit) => hit.signal === 'similar-words'))).toBe(true);
 
   // Reload: the memory comes back from IndexedDB, and only the two questions are encoded (the photo
   // question twice: its picture, and the keywords the describer read off it).

@@ -32,6 +32,7 @@ const needed = [
   `worker/models/${MODEL_FILES.useLite.int8}`,
   'worker/models/vocab.json',
   `worker/models/${MODEL_FILES.mobileNet}`,
+  `worker/models/${MODEL_FILES.wordVectors}`,
   'worker/models/ort-wasm-simd-threaded.wasm',
 ];
 const missing = needed.filter((file) => !existsSync(resolve(dist, file)));

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { createMemory } from 'vmem';
-import { createNodeEmbeddedEncoders } from 'vmem/node';
+import { createNodeEmbeddedEncoders, loadNodeWordVectors } from 'vmem/node';
 
 const { text, image } = createNodeEmbeddedEncoders();
-const memory = await createMemory({ textEncoder: text, imageEncoder: image });
+const memory = await createMemory({ textEncoder: text, imageEncoder: image, wordVectors: await loadNodeWordVectors() });
 
 await memory.add({
   sessionId: 'garage',

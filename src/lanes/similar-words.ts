@@ -7,6 +7,12 @@ import { TopK } from './top-k.js';
 const FILLERS = 'oh hey hi yeah wow thanks thank like get got go going gonna lot really s t don'.split(' ');
 const IGNORED = new Set([...STOP_WORDS, ...FILLERS]);
 
+/**
+ * Below this cosine two words are not taken as related: GloVe puts most unrelated pairs between 0 and
+ * 0.4, and counting those would let every long round collect a little of every question word.
+ */
+export const SIMILAR_WORD_MIN = 0.4;
+
 /** The distinct table rows of a text's words, function words and words the table lacks left out. */
 function rowsOf(text: string, vectors: WordVectors): number[] {
   const rows = new Set<number>();
@@ -23,63 +29,94 @@ function rowsOf(text: string, vectors: WordVectors): number[] {
  * similar word by the word vectors, and a round scores the sum of those similarities, each weighted
  * by how rare the question word is in this memory (its IDF). A word the round holds itself counts 1,
  * so this is BM25's matching made soft, not a second sentence vector.
+ *
+ * Rounds are read on the first search after they change, not when added, so opening a large memory
+ * costs nothing here. A search compares the question's words with the memory's distinct words once
+ * each, then walks the postings of the related ones only.
  */
 export class SimilarWordsIndex {
-  private readonly rowsOfRound = new Map<string, readonly number[]>();
-  private readonly roundsWithRow = new Map<number, number>();
+  private readonly pending = new Map<string, string>();
+  private readonly slotOf = new Map<string, number>();
+  private readonly roundIdAt: (string | undefined)[] = [];
+  private readonly rowsAt: (readonly number[] | undefined)[] = [];
+  private readonly freeSlots: number[] = [];
+  /** Per table row, the slots of the rounds that hold the word. */
+  private readonly postings = new Map<number, number[]>();
 
   constructor(private readonly vectors: WordVectors) {}
 
   /** Indexes (or re-indexes) a round's whole text. */
   set(roundId: string, text: string): void {
     this.remove(roundId);
-    const rows = rowsOf(text, this.vectors);
-    this.rowsOfRound.set(roundId, rows);
-    for (const row of rows) this.roundsWithRow.set(row, (this.roundsWithRow.get(row) ?? 0) + 1);
+    this.pending.set(roundId, text);
   }
 
   remove(roundId: string): void {
-    const rows = this.rowsOfRound.get(roundId);
-    if (!rows) return;
-    for (const row of rows) {
-      const left = this.roundsWithRow.get(row)! - 1;
-      if (left === 0) this.roundsWithRow.delete(row);
-      else this.roundsWithRow.set(row, left);
+    this.pending.delete(roundId);
+    const slot = this.slotOf.get(roundId);
+    if (slot === undefined) return;
+    for (const row of this.rowsAt[slot]!) {
+      const slots = this.postings.get(row)!;
+      // Removal is rare (forget, update); postings stay plain arrays for the searches.
+      slots.splice(slots.indexOf(slot), 1);
+      if (slots.length === 0) this.postings.delete(row);
     }
-    this.rowsOfRound.delete(roundId);
+    this.slotOf.delete(roundId);
+    this.roundIdAt[slot] = undefined;
+    this.rowsAt[slot] = undefined;
+    this.freeSlots.push(slot);
   }
 
-  /** The best `limit` rounds for `text`, best first; rounds with no similar word at all are left out. */
+  private indexPending(): void {
+    for (const [roundId, text] of this.pending) {
+      const slot = this.freeSlots.pop() ?? this.roundIdAt.length;
+      const rows = rowsOf(text, this.vectors);
+      this.slotOf.set(roundId, slot);
+      this.roundIdAt[slot] = roundId;
+      this.rowsAt[slot] = rows;
+      for (const row of rows) {
+        let slots = this.postings.get(row);
+        if (!slots) this.postings.set(row, (slots = []));
+        slots.push(slot);
+      }
+    }
+    this.pending.clear();
+  }
+
+  /** The best `limit` rounds for `text`, best first; rounds with no related word at all are left out. */
   search(text: string, limit: number, accept?: AcceptRound): LaneHit[] {
+    this.indexPending();
     const query = rowsOf(text, this.vectors);
     if (query.length === 0 || limit <= 0) return [];
-    const rounds = this.rowsOfRound.size;
-    const weights = query.map((row) => Math.log((rounds + 1) / ((this.roundsWithRow.get(row) ?? 0) + 0.5)));
-    // A memory repeats its words: each distinct word is compared with the question once.
-    const similarities = new Map<number, Float32Array>();
-    const similarityTo = (row: number): Float32Array => {
-      let known = similarities.get(row);
-      if (!known) {
-        known = Float32Array.from(query, (queryRow) => (queryRow === row ? 1 : this.vectors.similarity(queryRow, row)));
-        similarities.set(row, known);
+    const rounds = this.slotOf.size;
+    const weights = query.map((row) => Math.log((rounds + 1) / ((this.postings.get(row)?.length ?? 0) + 0.5)));
+    // best[slot × words + word]: the round's most similar word to each question word.
+    const words = query.length;
+    const best = new Float32Array(this.roundIdAt.length * words);
+    const touched: number[] = [];
+    const isTouched = new Uint8Array(this.roundIdAt.length);
+    for (const [row, slots] of this.postings) {
+      for (let word = 0; word < words; word++) {
+        const similarity = query[word] === row ? 1 : this.vectors.similarity(query[word]!, row);
+        if (similarity < SIMILAR_WORD_MIN) continue;
+        for (const slot of slots) {
+          const at = slot * words + word;
+          if (similarity <= best[at]!) continue;
+          if (isTouched[slot] === 0) {
+            isTouched[slot] = 1;
+            touched.push(slot);
+          }
+          best[at] = similarity;
+        }
       }
-      return known;
-    };
-    const best = new Float32Array(query.length);
-    const roundIds = [...this.rowsOfRound.keys()];
+    }
     const top = new TopK(limit);
-    roundIds.forEach((roundId, at) => {
-      if (accept && !accept(roundId)) return;
-      const rows = this.rowsOfRound.get(roundId)!;
-      best.fill(0);
-      for (const row of rows) {
-        const known = similarityTo(row);
-        for (let word = 0; word < query.length; word++) if (known[word]! > best[word]!) best[word] = known[word]!;
-      }
+    for (const slot of touched) {
+      if (accept && !accept(this.roundIdAt[slot]!)) continue;
       let score = 0;
-      for (let word = 0; word < query.length; word++) score += weights[word]! * best[word]!;
-      if (score > 0) top.offer(at, score);
-    });
-    return top.sorted().map(({ key, score }) => ({ unitId: roundIds[key]!, roundId: roundIds[key]!, score }));
+      for (let word = 0; word < words; word++) score += weights[word]! * best[slot * words + word]!;
+      top.offer(slot, score);
+    }
+    return top.sorted().map(({ key, score }) => ({ unitId: this.roundIdAt[key]!, roundId: this.roundIdAt[key]!, score }));
   }
 }

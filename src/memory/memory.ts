@@ -255,6 +255,10 @@ class MemoryImpl implements Memory {
         ? (roundId: string) => (!request.roundIds || request.roundIds.has(roundId)) && (!roundFilter || roundFilter(history.get(roundId)!))
         : undefined;
     if (request.signal === 'bm25') return this.lanes.bm25(request.text ?? '', limit, accept);
+    if (request.signal === 'similar-words') {
+      if (!this.options.wordVectors) throw new VmemError('INVALID_INPUT', 'This memory has no word vectors; pass wordVectors to createMemory (loadNodeWordVectors() in vmem/node).');
+      return this.lanes.similarWords(request.text ?? '', limit, accept);
+    }
     if (request.signal === 'image') {
       if (!request.image) throw new VmemError('EMPTY_QUERY', 'An image search needs a query image.');
       const vector = await encodeQueryImage(this.queryEncoders, request.image);

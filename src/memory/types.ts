@@ -16,9 +16,13 @@ export interface UnitHit {
 
 /** A single-signal unit search: the building block of retrieval, exposed for baselines and tools. */
 export interface SignalSearch {
-  /** `bm25` and `dense` search the text lane's units, `caption-dense` its captions only, `image` the image lane. */
-  readonly signal: 'bm25' | 'dense' | 'caption-dense' | 'image';
-  /** Query text for `bm25`, `dense` and `caption-dense`. */
+  /**
+   * `bm25` and `dense` search the text lane's units, `caption-dense` its captions only, `image` the
+   * image lane; `similar-words` ranks whole rounds by word vectors (each hit's `unitId` is the round
+   * id), and needs a memory created with `wordVectors`.
+   */
+  readonly signal: 'bm25' | 'dense' | 'caption-dense' | 'image' | 'similar-words';
+  /** Query text for `bm25`, `dense`, `caption-dense` and `similar-words`. */
   readonly text?: string;
   /** Query image for `image`. */
   readonly image?: Query['image'];

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { encodeWordVectors, parseWordVectors } from 'vmem';
+import { TOPIC_WORDS } from '../testing/word-vectors.js';
+
+const cosine = (a: readonly number[], b: readonly number[]) => {
+  const dot = a.reduce((sum, value, at) => sum + value * b[at]!, 0);
+  return dot / Math.hypot(...a) / Math.hypot(...b);
+};
+
+describe('word-vector file', () => {
+  const words = Object.keys(TOPIC_WORDS);
+  const table = parseWordVectors(encodeWordVectors('topics', words, words.map((word) => TOPIC_WORDS[word]!)));
+
+  it('reads back every word, and similarities within int8 rounding of the original cosines', () => {
+    expect(table).toMatchObject({ id: 'topics', dimension: 5, size: words.length });
+    for (const a of words) {
+      for (const b of words) {
+        expect(Math.abs(table.similarity(table.rowOf(a)!, table.rowOf(b)!) - cosine(TOPIC_WORDS[a]!, TOPIC_WORDS[b]!))).toBeLessThan(0.02);
+      }
+    }
+    expect(table.rowOf('unheard')).toBeUndefined();
+  });
+
+  it('refuses bytes that are not such a file, or are cut short', () => {
+    const bytes = encodeWordVectors('topics', words, words.map((word) => TOPIC_WORDS[word]!));
+    expect(() => parseWordVectors(new TextEncoder().encode('{"words": []}'))).toThrow(expect.objectContaining({ code: 'MODEL_LOAD_FAILED' }));
+    expect(() => parseWordVectors(bytes.subarray(0, bytes.length - 1))).toThrow(expect.objectContaining({ code: 'MODEL_LOAD_FAILED' }));
+  });
+
+  it('refuses rows of different lengths, an id with spaces, or a word with a line break', () => {
+    expect(() => encodeWordVectors('topics', ['a', 'b'], [[1, 0], [1]])).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+    expect(() => encodeWordVectors('two words', ['a'], [[1]])).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+    expect(() => encodeWordVectors('topics', ['a\nb'], [[1]])).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+  });
+});
