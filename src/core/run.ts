@@ -165,7 +165,8 @@ function runSearch(
       return aboveFloor(hits, options.bm25Floor);
     }
     case 'similar-words': {
-      const text = textOf(query, search.input);
+      // It ranks whole rounds, which a unit-level ranking (an ablation) has no place for.
+      const text = options.granularity === 'round' ? textOf(query, search.input) : undefined;
       return text ? view.similarWords(text, limit, accept) : undefined;
     }
     case 'caption-bm25': {
