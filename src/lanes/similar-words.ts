@@ -11,7 +11,7 @@ const IGNORED = new Set([...STOP_WORDS, ...FILLERS]);
  * Below this cosine two words are not taken as related: GloVe puts most unrelated pairs between 0 and
  * 0.4, and counting those would let every long round collect a little of every question word.
  */
-export const SIMILAR_WORD_MIN = 0.4;
+const SIMILAR_WORD_MIN = 0.4;
 
 /** The distinct table rows of a text's words, function words and words the table lacks left out. */
 function rowsOf(text: string, vectors: WordVectors): number[] {
