@@ -38,7 +38,7 @@ export class Lanes {
     private readonly imageDimension: number | undefined,
     private readonly wordVectors?: WordVectors,
   ) {
-    this.similarWordsIndex = wordVectors && new SimilarWordsIndex(wordVectors);
+    this.similarWordsIndex = this.newSimilarWordsIndex();
     this.textVectors = new VectorMatrix(textDimension);
     this.imageVectors = imageDimension === undefined ? undefined : new VectorMatrix(imageDimension);
   }
@@ -93,7 +93,11 @@ export class Lanes {
       return text ? [{ id: roundId, text }] : [];
     });
     this.roundIndex.insert(roundDocs);
-    for (const doc of roundDocs) this.similarWordsIndex?.set(doc.id, doc.text);
+    for (const doc of roundDocs) this.similarWordsIndex?.set(doc.id);
+  }
+
+  private newSimilarWordsIndex(): SimilarWordsIndex | undefined {
+    return this.wordVectors && new SimilarWordsIndex(this.wordVectors, (roundId) => this.roundText(roundId));
   }
 
   /** A round's document: its text units (captions are already folded into their turn's text), user first. */
@@ -136,7 +140,7 @@ export class Lanes {
   /** Starts empty indexes (cheaper than removing every round one by one). */
   clear(): void {
     this.roundIndex = new Bm25Index(ROUND_BM25);
-    this.similarWordsIndex = this.wordVectors && new SimilarWordsIndex(this.wordVectors);
+    this.similarWordsIndex = this.newSimilarWordsIndex();
     this.captionIndex = new Bm25Index();
     this.unitIndex = undefined;
     this.textVectors = new VectorMatrix(this.textDimension);

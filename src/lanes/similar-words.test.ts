@@ -4,11 +4,16 @@ import { SimilarWordsIndex } from './similar-words.js';
 
 describe('SimilarWordsIndex', () => {
   const build = () => {
-    const index = new SimilarWordsIndex(topicWordVectors());
-    index.set('kick', 'John: I started kickboxing last week');
-    index.set('rome', 'John: We flew to Rome in May');
-    index.set('soup', 'John: I made banana soup');
-    return index;
+    const texts = new Map<string, string>();
+    const index = new SimilarWordsIndex(topicWordVectors(), (roundId) => texts.get(roundId)!);
+    const put = (roundId: string, text: string) => {
+      texts.set(roundId, text);
+      index.set(roundId);
+    };
+    put('kick', 'John: I started kickboxing last week');
+    put('rome', 'John: We flew to Rome in May');
+    put('soup', 'John: I made banana soup');
+    return Object.assign(index, { put });
   };
 
   it('finds the round naming an instance of what the question names, though no word is shared', () => {
@@ -23,7 +28,7 @@ describe('SimilarWordsIndex', () => {
 
   it('counts a word the round holds itself as fully similar, and weighs rare question words more', () => {
     const index = build();
-    index.set('karate', 'karate');
+    index.put('karate', 'karate');
     const hits = index.search('karate', 10);
     expect(hits.map((hit) => hit.roundId)).toEqual(['karate', 'kick']);
     expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score);
@@ -35,10 +40,10 @@ describe('SimilarWordsIndex', () => {
     const index = build();
     index.remove('kick');
     expect(index.search('martial', 10)).toEqual([]);
-    index.set('rome', 'I practise karate');
+    index.put('rome', 'I practise karate');
     expect(index.search('martial', 10).map((hit) => hit.roundId)).toEqual(['rome']);
     expect(index.search('paris', 10).map((hit) => hit.roundId)).toEqual([]);
-    index.set('kick', 'kickboxing again');
+    index.put('kick', 'kickboxing again');
     expect(index.search('martial', 10, (roundId) => roundId !== 'rome').map((hit) => hit.roundId)).toEqual(['kick']);
   });
 

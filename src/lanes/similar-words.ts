@@ -31,11 +31,11 @@ function rowsOf(text: string, vectors: WordVectors): number[] {
  * so this is BM25's matching made soft, not a second sentence vector.
  *
  * Rounds are read on the first search after they change, not when added, so opening a large memory
- * costs nothing here. A search compares the question's words with the memory's distinct words once
+ * costs nothing here and no copy of their text is kept meanwhile: `textOf` reads it then. A search compares the question's words with the memory's distinct words once
  * each, then walks the postings of the related ones only.
  */
 export class SimilarWordsIndex {
-  private readonly pending = new Map<string, string>();
+  private readonly pending = new Set<string>();
   private readonly slotOf = new Map<string, number>();
   private readonly roundIdAt: (string | undefined)[] = [];
   private readonly rowsAt: (readonly number[] | undefined)[] = [];
@@ -43,12 +43,15 @@ export class SimilarWordsIndex {
   /** Per table row, the slots of the rounds that hold the word. */
   private readonly postings = new Map<number, number[]>();
 
-  constructor(private readonly vectors: WordVectors) {}
+  constructor(
+    private readonly vectors: WordVectors,
+    private readonly textOf: (roundId: string) => string,
+  ) {}
 
-  /** Indexes (or re-indexes) a round's whole text. */
-  set(roundId: string, text: string): void {
+  /** Indexes (or re-indexes) a round's whole text, read with `textOf` on the next search. */
+  set(roundId: string): void {
     this.remove(roundId);
-    this.pending.set(roundId, text);
+    this.pending.add(roundId);
   }
 
   remove(roundId: string): void {
@@ -68,9 +71,9 @@ export class SimilarWordsIndex {
   }
 
   private indexPending(): void {
-    for (const [roundId, text] of this.pending) {
+    for (const roundId of this.pending) {
       const slot = this.freeSlots.pop() ?? this.roundIdAt.length;
-      const rows = rowsOf(text, this.vectors);
+      const rows = rowsOf(this.textOf(roundId), this.vectors);
       this.slotOf.set(roundId, slot);
       this.roundIdAt[slot] = roundId;
       this.rowsAt[slot] = rows;
