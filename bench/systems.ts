@@ -38,8 +38,10 @@ const ROUTED: RetrievalAblation = { ...PLAIN, routing: true, aggregationBranch: 
 /** Rounds as the unit of ranking: whole-round BM25 documents (weak hits dropped) and V-Mem's ±1 window. */
 const ROUNDS: RetrievalAblation = { ...ROUTED, granularity: 'round', bm25Over: 'round', bm25Floor: 0.1, aggregationContext: true };
 
-const only = (signals: readonly string[]): RetrievalOptions['weights'] =>
-  Object.fromEntries(['bm25', 'similar-words', 'dense', 'image', 'caption-anchor', 'image-echo'].map((signal) => [signal, signals.includes(signal) ? 1 : 0]));
+/** Every signal the core knows, from its default weights: a new signal is off in the baselines unless named. */
+const SIGNALS = Object.keys(normalizeRetrievalOptions().weights);
+
+const only = (signals: readonly string[]): RetrievalOptions['weights'] => Object.fromEntries(SIGNALS.map((signal) => [signal, signals.includes(signal) ? 1 : 0]));
 
 /** The ladder below `full` has no word vectors: matching words softly is one of the stages `full` adds. */
 const WITHOUT_SIMILAR_WORDS: RetrievalOptions = { ...NO_LLM, weights: { 'similar-words': 0 } };

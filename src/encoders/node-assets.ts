@@ -107,11 +107,8 @@ export async function nodeConvertWordVectors(): Promise<Uint8Array> {
  */
 export async function loadNodeWordVectors(): Promise<WordVectors> {
   for (const path of wordVectorFileCandidates()) {
-    const bytes = await readFile(path).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return undefined;
-      throw error;
-    });
-    if (bytes) return parseWordVectors(bytes);
+    const file = await readFileAsFetch(path);
+    if (file.ok) return parseWordVectors(await file.arrayBuffer());
   }
   try {
     return parseWordVectors(await nodeConvertWordVectors());

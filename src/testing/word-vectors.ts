@@ -1,6 +1,5 @@
-import { encodeWordVectors } from '../encoders/word-vectors.js';
+import { encodeWordVectors, parseWordVectors } from '../encoders/word-vectors.js';
 import type { WordVectors } from '../types.js';
-import { parseWordVectors } from '../encoders/word-vectors.js';
 
 /**
  * A tiny word-vector table the tests build themselves: three topics and a name on axes of their own, so related words
