@@ -247,12 +247,15 @@ export async function openMemory(name: string, options: OpenMemoryOptions = {}):
   const encoders = given ?? (await startBrowserEncoders({ ...options, encoders: options.encoders as EncoderChoice | undefined }));
   const worker = workers.has(encoders) ? (encoders as BrowserEncoders) : undefined;
   const ownsWorker = given === undefined;
-  // Loaded once per worker: a reload after another tab's write reads the same table.
-  const wordVectorsFor = async (): Promise<WordVectors | undefined> =>
-    typeof options.wordVectors === 'object' ? options.wordVectors : options.wordVectors !== false && worker ? worker.wordVectors() : undefined;
+  let wordVectors: WordVectors | undefined;
+  try {
+    wordVectors = typeof options.wordVectors === 'object' ? options.wordVectors : options.wordVectors !== false && worker ? await worker.wordVectors() : undefined;
+  } catch (error) {
+    if (ownsWorker) worker?.terminate();
+    throw error;
+  }
 
   const open = async (): Promise<{ memory: Memory; storage: MemoryStorage }> => {
-    const wordVectors = await wordVectorsFor();
     const storage: MemoryStorage = storageKind === 'memory' ? createInMemoryStorage() : await createIdbStorage(name, { concurrentAdds });
     try {
       const memory = await createMemory({
