@@ -58,18 +58,19 @@ test.afterAll(async () => {
 
 /**
  * A plain static server on a free port, returning its URL: no COOP/COEP headers, so pages are not
- * cross-origin isolated; with `cors`, readable from other origins.
+ * cross-origin isolated; with `cors`, readable from other origins; `without` a file, a 404 for it.
  */
-async function serve(dist: string, options: { cors?: boolean } = {}): Promise<string> {
+async function serve(dist: string, options: { cors?: boolean; without?: string } = {}): Promise<string> {
   const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.json': 'application/json', '.wasm': 'application/wasm', '.jpg': 'image/jpeg' };
   const server = createServer((request, response) => {
     const path = decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname);
     const file = path.startsWith('/photos/') ? join(FIXTURE_PHOTOS_DIR, path.slice('/photos/'.length)) : join(dist, normalize(path === '/' ? '/index.html' : path));
-    if (!statSync(file, { throwIfNoEntry: false })?.isFile()) {
-      response.writeHead(404).end();
+    const cors = options.cors ? { 'Access-Control-Allow-Origin': '*' } : {};
+    if (!statSync(file, { throwIfNoEntry: false })?.isFile() || (options.without !== undefined && path.endsWith(options.without))) {
+      response.writeHead(404, cors).end();
       return;
     }
-    response.writeHead(200, { 'Content-Type': types[extname(file)] ?? 'application/octet-stream', ...(options.cors ? { 'Access-Control-Allow-Origin': '*' } : {}) });
+    response.writeHead(200, { 'Content-Type': types[extname(file)] ?? 'application/octet-stream', ...cors });
     createReadStream(file).pipe(response);
   });
   servers.push(server);
@@ -105,7 +106,7 @@ interface Opened {
 declare global {
   interface Window {
     consumer: {
-      open(baseUrl?: string): Promise<Opened>;
+      open(baseUrl?: string, options?: { wordVectors?: boolean }): Promise<Opened>;
       close(): Promise<void>;
       list(): Promise<string[]>;
       addPhotos(photos: readonly { id: string; text: string; url: string }[]): Promise<number>;
@@ -165,4 +166,22 @@ test('an app that installed the tarball keeps photo rounds across a reload and a
   expect(await askAll(fresh)).toEqual(before);
   expect(await counts(fresh)).toEqual(ASKED);
   await freshContext.close();
+});
+
+test('a worker folder that lacks the word-vector file: openMemory rejects with MODEL_LOAD_FAILED naming it and stops its worker; without the table it opens', async () => {
+  const folder = await serve(join(work, 'app/node_modules/vmem/dist/worker'), { cors: true, without: '.bin' });
+  const context = await launch(join(work, 'profile-without-words'));
+  const page = await load(context);
+  const failed = await page.evaluate((at) => window.consumer.open(at).then(() => 'opened', (error: { code?: string; message?: string }) => `${error.code}: ${error.message}`), folder);
+  expect(failed).toMatch(/^MODEL_LOAD_FAILED: Could not load word vectors from http:\/\/127\.0\.0\.1:\d+\/models\/glove-50k-int8\.bin: HTTP 404\./);
+  await expect.poll(() => page.workers().length).toBe(0);
+
+  expect(await page.evaluate((at) => window.consumer.open(at, { wordVectors: false }), folder)).toMatchObject({ size: 0, backend: 'wasm' });
+  // The count above can see a worker: the open one is there.
+  expect(page.workers()).toHaveLength(1);
+  expect(await page.evaluate((photos) => window.consumer.addPhotos(photos), PHOTOS)).toBe(PHOTOS.length);
+  const [textAnswer] = await askAll(page);
+  expect(textAnswer!.images[0]?.id).toBe('cat-photo');
+  expect(textAnswer!.trace.some((entry) => entry.hits.some((hit) => hit.signal === 'similar-words'))).toBe(false);
+  await context.close();
 });

@@ -248,12 +248,6 @@ export async function openMemory(name: string, options: OpenMemoryOptions = {}):
   const worker = workers.has(encoders) ? (encoders as BrowserEncoders) : undefined;
   const ownsWorker = given === undefined;
   let wordVectors: WordVectors | undefined;
-  try {
-    wordVectors = typeof options.wordVectors === 'object' ? options.wordVectors : options.wordVectors !== false && worker ? await worker.wordVectors() : undefined;
-  } catch (error) {
-    if (ownsWorker) worker?.terminate();
-    throw error;
-  }
 
   const open = async (): Promise<{ memory: Memory; storage: MemoryStorage }> => {
     const storage: MemoryStorage = storageKind === 'memory' ? createInMemoryStorage() : await createIdbStorage(name, { concurrentAdds });
@@ -282,6 +276,7 @@ export async function openMemory(name: string, options: OpenMemoryOptions = {}):
 
   let current: { memory: Memory; storage: MemoryStorage };
   try {
+    wordVectors = typeof options.wordVectors === 'object' ? options.wordVectors : options.wordVectors !== false && worker ? await worker.wordVectors() : undefined;
     current = await open();
   } catch (error) {
     if (ownsWorker) worker?.terminate();

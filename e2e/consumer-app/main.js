@@ -14,8 +14,8 @@ async function jpegAt(url) {
 
 window.consumer = {
   /** Opens the memory; with `baseUrl`, the worker and models come from that folder instead. */
-  async open(baseUrl) {
-    memory = await openMemory(NAME, baseUrl ? { baseUrl } : {});
+  async open(baseUrl, options = {}) {
+    memory = await openMemory(NAME, { ...options, ...(baseUrl ? { baseUrl } : {}) });
     document.getElementById('status').textContent = `Memory "${NAME}": ${memory.size} rounds, ${memory.backend}`;
     return { backend: memory.backend, backendReason: memory.backendReason, size: memory.size, isolated: self.crossOriginIsolated };
   },
