@@ -3,7 +3,8 @@
  * (`e2e/consumer-app/`, copied to a temporary folder) that imports `openMemory` from `vmem/browser`,
  * built with plain `vite build` (no config), served WITHOUT cross-origin isolation headers and
  * driven in Chromium: photo rounds in, a reload with nothing re-encoded, export, import into a
- * fresh browser profile, and the package's worker folder served from another origin (`baseUrl`).
+ * fresh browser profile, and the package's worker folder served from another origin (`baseUrl`),
+ * also without its word-vector file.
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, createReadStream, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -177,7 +178,7 @@ test('a worker folder that lacks the word-vector file: openMemory rejects with M
   await expect.poll(() => page.workers().length).toBe(0);
 
   expect(await page.evaluate((at) => window.consumer.open(at, { wordVectors: false }), folder)).toMatchObject({ size: 0, backend: 'wasm' });
-  // The count above can see a worker: the open one is there.
+  // page.workers() does list a live worker, so the 0 above means the failed open stopped its own.
   expect(page.workers()).toHaveLength(1);
   expect(await page.evaluate((photos) => window.consumer.addPhotos(photos), PHOTOS)).toBe(PHOTOS.length);
   const [textAnswer] = await askAll(page);
