@@ -10,11 +10,12 @@ import type { LoadedTextEncoder } from './command.js';
  * model is loaded.
  */
 export async function loadBenchTextEncoder(args: BenchArgs): Promise<LoadedTextEncoder> {
+  const wordVectors = await loadNodeWordVectors();
   if (args.encoders === 'hub') {
     const encoder = await createHubTextEncoder(args.hubUrl !== undefined ? { remoteHost: args.hubUrl } : {});
-    return { encoder, wordVectors: await loadNodeWordVectors(), dispose: () => encoder.dispose?.() ?? Promise.resolve() };
+    return { encoder, wordVectors, dispose: () => encoder.dispose?.() ?? Promise.resolve() };
   }
   const { text } = createNodeEmbeddedEncoders({ image: 'none', textThreads: args.textWorkers });
   await text.load();
-  return { encoder: text, wordVectors: await loadNodeWordVectors(), dispose: () => text.dispose?.() ?? Promise.resolve() };
+  return { encoder: text, wordVectors, dispose: () => text.dispose?.() ?? Promise.resolve() };
 }

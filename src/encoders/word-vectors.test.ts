@@ -9,7 +9,8 @@ const cosine = (a: readonly number[], b: readonly number[]) => {
 
 describe('word-vector file', () => {
   const words = Object.keys(TOPIC_WORDS);
-  const table = parseWordVectors(encodeWordVectors('topics', words, words.map((word) => TOPIC_WORDS[word]!)));
+  const bytes = encodeWordVectors('topics', words, words.map((word) => TOPIC_WORDS[word]!));
+  const table = parseWordVectors(bytes);
 
   it('reads back every word, and similarities within int8 rounding of the original cosines', () => {
     expect(table).toMatchObject({ id: 'topics', dimension: 5, size: words.length });
@@ -22,7 +23,6 @@ describe('word-vector file', () => {
   });
 
   it('refuses bytes that are not such a file, or are cut short', () => {
-    const bytes = encodeWordVectors('topics', words, words.map((word) => TOPIC_WORDS[word]!));
     expect(() => parseWordVectors(new TextEncoder().encode('{"words": []}'))).toThrow(expect.objectContaining({ code: 'MODEL_LOAD_FAILED' }));
     expect(() => parseWordVectors(bytes.subarray(0, bytes.length - 1))).toThrow(expect.objectContaining({ code: 'MODEL_LOAD_FAILED' }));
   });

@@ -31,8 +31,9 @@ function rowsOf(text: string, vectors: WordVectors): number[] {
  * so this is BM25's matching made soft, not a second sentence vector.
  *
  * Rounds are read on the first search after they change, not when added, so opening a large memory
- * costs nothing here and no copy of their text is kept meanwhile: `textOf` reads it then. A search compares the question's words with the memory's distinct words once
- * each, then walks the postings of the related ones only.
+ * costs nothing here and no copy of their text is kept meanwhile: `textOf` reads it then. A search
+ * compares the question's words with the memory's distinct words once each, then walks the postings
+ * of the related ones only.
  */
 export class SimilarWordsIndex {
   private readonly pending = new Set<string>();

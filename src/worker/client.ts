@@ -84,12 +84,13 @@ export async function startEncoderWorker(options: EncoderWorkerOptions): Promise
   const { worker, lifecycle, ready } = options.spawned ?? spawnEncoderWorker(options.createWorker);
   const remote = Comlink.wrap<EncoderWorkerApi>(worker as unknown as Comlink.Endpoint);
   const callTimeout = options.callTimeoutMs ?? 30_000;
+  const loadTimeout = options.loadTimeoutMs ?? 600_000;
   const perItem = options.perItemTimeoutMs ?? 5_000;
 
   try {
     await lifecycle.guard('Starting the encoder worker', options.readyTimeoutMs ?? 30_000, () => ready);
     const onProgress = options.onProgress ? Comlink.proxy(options.onProgress) : undefined;
-    const info = await lifecycle.guard('Loading the encoder models', options.loadTimeoutMs ?? 600_000, () =>
+    const info = await lifecycle.guard('Loading the encoder models', loadTimeout, () =>
       remote.load(options.config, onProgress),
     );
     const textEncoder: TextEmbedder = {
@@ -119,7 +120,7 @@ export async function startEncoderWorker(options: EncoderWorkerOptions): Promise
       ...(imageEncoder ? { imageEncoder } : {}),
       ...(describer ? { describer } : {}),
       counts: () => lifecycle.guard('Reading encoder counts', callTimeout, () => remote.counts()),
-      wordVectors: async () => parseWordVectors(await lifecycle.guard('Loading word vectors', options.loadTimeoutMs ?? 600_000, () => remote.wordVectorFile())),
+      wordVectors: async () => parseWordVectors(await lifecycle.guard('Loading word vectors', loadTimeout, () => remote.wordVectorFile())),
       stopped: lifecycle.stopped,
       simulateCrash: () => lifecycle.guard('Crashing the worker', callTimeout, () => remote.simulateCrash()),
       terminate: () => lifecycle.stop(new VmemError('WORKER_FAILED', 'The encoder worker was stopped; start a new one to encode again.')),
