@@ -5,11 +5,19 @@
  * order) and the trace table are folded too, so an answer stays a screen or two tall at any size of
  * memory.
  */
-import type { AnswerResult, ImageRef, RetrievalResult, StoredRound, TraceEntry } from 'vmem';
+import type { AnswerResult, ImageRef, RetrievalCase, RetrievalResult, StoredRound, TraceEntry } from 'vmem';
 import { el } from './dom.js';
 import type { ImageUrls } from './image-urls.js';
 import { ownWords, renderImageStrip, renderRound, roundImages } from './round-view.js';
 import { plural } from './task-progress.js';
+
+/** How each case reads to a person: query modality, an arrow, target modality. */
+const CASE_LABELS: Readonly<Record<RetrievalCase, string>> = {
+  'text-to-text': 'text \u2192 text',
+  'text-to-image': 'text \u2192 image',
+  'image+text-to-image': 'image+text \u2192 image',
+  'image+text-to-text': 'image+text \u2192 text',
+};
 
 /** Hits shown open; the rest are folded to one line. */
 export const OPEN_HITS = 3;
@@ -26,7 +34,7 @@ export function renderRetrieval(container: HTMLElement, result: RetrievalResult,
       'div',
       { class: 'route', 'data-case': result.case },
       el('strong', {}, 'Route: '),
-      el('span', { class: 'case' }, result.case),
+      el('span', { class: 'case' }, CASE_LABELS[result.case]),
       flags ? ` (${flags})` : '',
       el('span', { class: 'muted' }, ` · ${plural(hits.length, 'hit')}, ${plural(context, 'round')} of context · ${Math.round(elapsedMs)} ms`),
     ),
@@ -68,7 +76,7 @@ export function renderRetrieval(container: HTMLElement, result: RetrievalResult,
  */
 function retrievedImages(result: RetrievalResult, hits: readonly TraceEntry[]): { ref: ImageRef; rank: number | undefined }[] {
   const rankOf = new Map(hits.map((hit) => [hit.roundId, hit.rank!]));
-  const chosen = result.case === 'text→text' ? result.images.filter((image) => rankOf.has(image.roundId)) : result.images;
+  const chosen = result.case === 'text-to-text' ? result.images.filter((image) => rankOf.has(image.roundId)) : result.images;
   return chosen
     .map((ref) => ({ ref, rank: rankOf.get(ref.roundId) }))
     .sort((a, b) => (a.rank ?? Infinity) - (b.rank ?? Infinity));

@@ -120,7 +120,7 @@ describe('bench command', () => {
     expect(lines.map((line) => line.category)).toEqual(['FR', 'MR', 'VS']);
     expect(lines[0]?.systems['bm25']?.goldRanks).toEqual([1]);
     expect(lines[1]?.systems['bm25']?.goldRanks).toEqual([null]);
-    expect(lines[2]?.systems['full']?.case).toBe('text→image');
+    expect(lines[2]?.systems['full']?.case).toBe('text-to-image');
   });
 
   it('runs the baselines at the budget of full, and says when a baseline cannot get there', async () => {

@@ -21,7 +21,7 @@ function roundResult(): RetrievalResult {
   const r2 = storedRound('r2', 'fghij', '', ['img-2']); // 5 chars
   const r5 = storedRound('r5', '1234567890', '12'); // 12 chars
   return {
-    case: 'text→text',
+    case: 'text-to-text',
     route,
     queryText: 'q',
     blocks: [

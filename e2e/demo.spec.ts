@@ -19,12 +19,12 @@ test('the sample loads; the motorcycle from the right finds the left view; the c
   expect(await dunes.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(100);
 
   const byImage = await ask(page, { image: photo('sk_motorcycle_right.jpg') });
-  expect(byImage.case).toMatch(/^image\+text→/);
+  expect(byImage.case).toMatch(/^image\+text-to-/);
   expect(byImage.ranked[0]).toBe('sample-motorcycle');
   await expect(page.locator('#results ol.hits > li').first()).toContainText('Finally bought the motorcycle');
 
   const byText = await ask(page, { text: 'What did my cat look like?' });
-  expect(byText.case).toBe('text→text');
+  expect(byText.case).toBe('text-to-text');
   expect(byText.ranked[0]).toBe('sample-cat');
   // Retrieval selects: the strip holds the hit rounds' own photos, best hit first, not the memory's 31
   // (the default k of 23 rounds is over a third of this 61-round sample, so under half of them).

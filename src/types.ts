@@ -125,8 +125,11 @@ export interface Query {
   readonly image?: ImageInput;
 }
 
-/** The four retrieval cases: query modality → target modality. */
-export type RetrievalCase = 'text→text' | 'text→image' | 'image+text→image' | 'image+text→text';
+/**
+ * The four retrieval cases, named query modality `-to-` target modality (ASCII, to type and compare;
+ * docs and the demo label them with arrows, e.g. "text→image").
+ */
+export type RetrievalCase = 'text-to-text' | 'text-to-image' | 'image+text-to-image' | 'image+text-to-text';
 
 /** What the keyword router decides from the question alone (plus whether an image is attached). */
 export interface Route {

@@ -112,7 +112,7 @@ export function planQuery(facts: QueryFacts, can: Capabilities, options: Normali
   const hasText = facts.text.trim() !== '';
   const imageVector = facts.hasImage && facts.imageReadable && can.imageLane;
   const contentText = hasText && options.contentQuery && options.routing ? contentWords(facts.text) : undefined;
-  const captionAnchor = options.routing && can.llm && theCase === 'text→image' && !decided.counting && hasText;
+  const captionAnchor = options.routing && can.llm && theCase === 'text-to-image' && !decided.counting && hasText;
   // Words that describe the attached picture: its caption, or (for a text target, V-Mem's step) keywords a
   // vision LLM reads off it, or without one the offline describer's.
   const caption = facts.imageCaption?.trim();
@@ -161,9 +161,9 @@ function planSignals(theCase: RetrievalCase, needs: QueryNeeds, hasText: boolean
 
   const nearImages: SignalScope = options.imageRoundFilter ? 'near-images' : 'all';
   switch (theCase) {
-    case 'text→text':
+    case 'text-to-text':
       return textSignals('all');
-    case 'text→image': {
+    case 'text-to-image': {
       const anchor: PlannedSignal[] = needs.captionAnchor
         ? [
             {
@@ -180,13 +180,13 @@ function planSignals(theCase: RetrievalCase, needs: QueryNeeds, hasText: boolean
         : [];
       return [...textSignals(nearImages), ...anchor];
     }
-    case 'image+text→image': {
+    case 'image+text-to-image': {
       // The picture's caption words find pictures described alike; they look only near pictures.
       const pictureWords = pictureWordSignals(nearImages);
       // An image the image lane cannot read (no encoder, no bytes) still has its text to go on.
       return needs.imageVector ? [...image, ...pictureWords] : [...textSignals(nearImages), ...pictureWords];
     }
-    case 'image+text→text': {
+    case 'image+text-to-text': {
       // Words that describe the picture (its caption, or keywords a vision LLM read off it) may search everywhere.
       const pictureWords = pictureWordSignals('all');
       if (!needs.imageVector) return [...textSignals('all'), ...pictureWords];

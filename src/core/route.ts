@@ -75,6 +75,6 @@ function asksForPicture(text: string): boolean {
 
 /** The case a route falls in: query modality → target modality. */
 export function retrievalCase(routeDecision: Route): RetrievalCase {
-  if (routeDecision.queryModality === 'text') return routeDecision.target === 'image' ? 'text→image' : 'text→text';
-  return routeDecision.target === 'image' ? 'image+text→image' : 'image+text→text';
+  if (routeDecision.queryModality === 'text') return routeDecision.target === 'image' ? 'text-to-image' : 'text-to-text';
+  return routeDecision.target === 'image' ? 'image+text-to-image' : 'image+text-to-text';
 }

@@ -48,7 +48,7 @@ describe('a memory with a describer', () => {
 
   it.each(PHOTO_QUESTIONS.filter(([, name]) => name !== 'dialog'))('"%s" finds the %s photo first', { timeout: 60_000 }, async (question, name) => {
     const result = await memory.retrieve(question);
-    expect(result.case).toBe('text→image');
+    expect(result.case).toBe('text-to-image');
     expect(result.images[0]?.id).toBe(`img-${name}`);
     const top = result.trace[0]!;
     expect(top.roundId).toBe(`photo-${name}`);
@@ -68,7 +68,7 @@ describe('a memory with a describer', () => {
 
   it('uses the query picture’s own description as keywords when no vision LLM is configured', { timeout: 60_000 }, async () => {
     const result = await memory.retrieve({ text: 'What did we talk about around this?', image: { bytes: readFixturePhoto('sk_motorcycle_right.jpg'), mimeType: 'image/jpeg' } });
-    expect(result.case).toBe('image+text→text');
+    expect(result.case).toBe('image+text-to-text');
     expect(result.queryText).toContain('red motorcycle');
     expect(result.trace[0]!.roundId).toBe('photo-motorcycle');
   });

@@ -16,7 +16,7 @@ await memory.add({
 });
 
 const result = await memory.retrieve('Which photo showed my motorcycle?');
-console.log(result.case); // 'text→image'
+console.log(result.case); // 'text-to-image'
 console.log(result.images.map((picture) => picture.caption)); // ['a red motorcycle']
 for (const entry of result.trace) console.log(entry.roundId, entry.neighbour, entry.hits.map((hit) => `${hit.signal}#${hit.rank}`));
 await memory.close();

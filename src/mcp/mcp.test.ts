@@ -61,14 +61,14 @@ describe('vmem-mcp', () => {
     await call(client, 'remember', { user: 'I start a new job at the library on Monday.' });
 
     const byText = await call(client, 'recall', { query: 'Which photo showed my motorcycle?', limit: 1 });
-    expect(byText.json).toMatchObject({ case: 'text→image' });
+    expect(byText.json).toMatchObject({ case: 'text-to-image' });
     expect(recalledIds(byText.json)).toEqual([bikeId]);
 
     // The query picture is the stored coffee photo shrunk and re-encoded, not the same bytes.
     const small = await nodeImageResizer(readFixturePhoto('sk_coffee.jpg'), 'image/jpeg', 200, 60);
     const query = `data:image/jpeg;base64,${Buffer.from(small.bytes).toString('base64')}`;
     const byImage = await call(client, 'recall', { query: 'Which of my photos looks like this one?', image: query, limit: 1 });
-    expect(byImage.json).toMatchObject({ case: 'image+text→image', searchedWithImage: true });
+    expect(byImage.json).toMatchObject({ case: 'image+text-to-image', searchedWithImage: true });
     expect(recalledIds(byImage.json)).toEqual([coffeeId]);
 
     const pictures = await call(client, 'get_images', { roundIds: [bikeId] });

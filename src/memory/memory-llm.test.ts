@@ -72,7 +72,7 @@ describe('memory with an LLM: anchors', () => {
   it('image+text→text appends keywords a vision LLM reads off the query image', async () => {
     const memory = await memoryWithLlm(() => 'printer, driver, cable', { vision: true });
     const result = await memory.retrieve({ text: 'What did I say about this?', image: { bytes: new Uint8Array([9, 9]), mimeType: 'image/png' } });
-    expect(result.case).toBe('image+text→text');
+    expect(result.case).toBe('image+text-to-text');
     expect(result.queryText).toBe('What did I say about this? printer driver cable');
     const body = server!.requests[0]!.body as { messages: { content: unknown }[] };
     expect(JSON.stringify(body.messages)).toContain('data:image/png;base64,');

@@ -146,7 +146,7 @@ describe('memory: routed retrieval', () => {
   it('text→text ranks the hit first and fills the rest with the rounds around it, in one block, with a trace', async () => {
     const { memory } = await filledMemory();
     const result = await memory.retrieve('Where does my sister live? Lisbon', { ...bm25Only, k: 2 });
-    expect(result.case).toBe('text→text');
+    expect(result.case).toBe('text-to-text');
     expect(result.trace[0]).toMatchObject({ roundId: 'r3', rank: 1, neighbour: false });
     expect(result.trace[0]!.hits.map((hit) => hit.signal)).toEqual(['bm25']);
     // r2 shares r3's session and sits next to it; no signal found it, so it is context.
@@ -181,7 +181,7 @@ describe('memory: routed retrieval', () => {
     const { memory } = await filledMemory();
     // r4 (the motorcycle) is the hit; r5 and r6 share its session and come along as context.
     const result = await memory.retrieve('red motorcycle', { ...bm25Only, k: 3 });
-    expect(result.case).toBe('text→text');
+    expect(result.case).toBe('text-to-text');
     expect(result.trace.filter((entry) => !entry.neighbour).map((entry) => entry.roundId)).toEqual(['r4']);
     expect(result.images.map((image) => image.roundId)).toEqual(['r4']);
     // A picture in a context round stays in its block but is not an answer.
@@ -198,7 +198,7 @@ describe('memory: routed retrieval', () => {
   it('text→image keeps only rounds near images as hits and returns their pictures', async () => {
     const { memory } = await filledMemory();
     const result = await memory.retrieve('Which photo showed the kitten?');
-    expect(result.case).toBe('text→image');
+    expect(result.case).toBe('text-to-image');
     expect(result.images[0]!.caption).toBe('a grey kitten on a sofa');
     // r6 and r7 have no image within ±1 of their session, so the filter keeps them from being hits.
     const hitIds = result.trace.filter((entry) => !entry.neighbour).map((entry) => entry.roundId);
@@ -211,7 +211,7 @@ describe('memory: routed retrieval', () => {
   it('image+text→image finds the stored picture through the image lane only', async () => {
     const { memory } = await filledMemory();
     const result = await memory.retrieve({ text: 'Which earlier photo shows the same thing as this one?', image: picture('red motorcycle wheels') });
-    expect(result.case).toBe('image+text→image');
+    expect(result.case).toBe('image+text-to-image');
     expect(result.images[0]!.roundId).toBe('r4');
     expect(result.imageMatch).toMatchObject({ roundId: 'r4', imageId: result.images[0]!.id });
     const top = result.trace[0]!;
@@ -221,7 +221,7 @@ describe('memory: routed retrieval', () => {
   it('image+text→image also looks for pictures described in the words of the attached picture’s caption', async () => {
     const { memory } = await filledMemory();
     const result = await memory.retrieve({ text: 'Which earlier photo shows the same thing as this one?', image: { ...picture('fur paws tail'), caption: 'a grey kitten' } });
-    expect(result.case).toBe('image+text→image');
+    expect(result.case).toBe('image+text-to-image');
     const kitten = result.trace.find((entry) => entry.roundId === 'r2');
     expect(kitten?.hits.map((hit) => `${hit.lane}/${hit.signal}`)).toEqual(expect.arrayContaining(['text/bm25']));
     expect(result.images.map((image) => image.roundId)).toContain('r2');
@@ -232,7 +232,7 @@ describe('memory: routed retrieval', () => {
   it('image+text→text returns the text of the round whose image matches', async () => {
     const { memory } = await filledMemory();
     const result = await memory.retrieve({ text: 'What did I say about this?', image: picture('kitten cat whiskers') });
-    expect(result.case).toBe('image+text→text');
+    expect(result.case).toBe('image+text-to-text');
     expect(result.trace[0]!.roundId).toBe('r2');
     expect(result.blocks.flatMap((block) => block.rounds.map((round) => round.id))).toContain('r2');
   });
@@ -253,7 +253,7 @@ describe('memory: routed retrieval', () => {
     await memory.add({ id: 'tyres', sessionId: 's9', timestamp: day(20), user: { text: 'I changed the tyres today' } });
     const question = 'When did I do this?';
     const captioned = await memory.retrieve({ text: question, image: { ...picture('rubber wheel'), caption: 'new tyres being fitted' } });
-    expect(captioned.case).toBe('image+text→text');
+    expect(captioned.case).toBe('image+text-to-text');
     const tyres = captioned.trace.find((entry) => entry.roundId === 'tyres');
     expect(tyres?.hits.map((hit) => hit.signal)).toContain('bm25');
     // Without a caption the question's own words only re-rank the image matches, and tyres has no picture.

@@ -37,14 +37,14 @@ afterAll(async () => {
 describe('real photos, embedded encoders', () => {
   it('image+text→image: the right view of the motorcycle finds the round with the left view', async () => {
     const result = await memory.retrieve({ text: 'Which photo I shared earlier shows the same thing as this one?', image: await photo('sk_motorcycle_right.jpg') });
-    expect(result.case).toBe('image+text→image');
+    expect(result.case).toBe('image+text-to-image');
     expect(result.trace[0]!.roundId).toBe('bike');
     expect(result.images[0]!.roundId).toBe('bike');
   });
 
   it('image+text→text: what was said about the attached photo comes back as that round’s text', async () => {
     const result = await memory.retrieve({ text: 'What did I say about this?', image: await photo('sk_motorcycle_right.jpg') });
-    expect(result.case).toBe('image+text→text');
+    expect(result.case).toBe('image+text-to-text');
     expect(result.trace[0]!.roundId).toBe('bike');
     const texts = result.blocks.flatMap((block) => block.rounds.map((round) => round.user.text));
     expect(texts).toContain('I finally bought the motorcycle I wanted, parked it in the garage.');
@@ -52,7 +52,7 @@ describe('real photos, embedded encoders', () => {
 
   it('text→image: "which photo showed the cat?" returns the cat photo', async () => {
     const result = await memory.retrieve('Which photo showed the cat?');
-    expect(result.case).toBe('text→image');
+    expect(result.case).toBe('text-to-image');
     expect(result.images[0]!.roundId).toBe('cat');
     expect(result.images[0]!.caption).toBe('a tabby cat looking up');
   });

@@ -52,7 +52,7 @@ describe('runTool', () => {
     const memory = await filledMemory();
     await memory.add({ id: 'r6', sessionId: 's3', timestamp: at(21), user: { text: 'Tea time', images: [{ id: 'cup', bytes: photo('sk_coffee.jpg'), mimeType: 'image/jpeg' }] } });
     const { content } = await runTool(memory, 'recall', { query: 'which photo is like this one?', image: dataUrl(photo('sk_motorcycle_left.jpg')), limit: 1 });
-    expect(content).toMatchObject({ searchedWithImage: true, case: 'image+text→image', rounds: [{ id: 'r2', images: [{ id: 'bike' }] }] });
+    expect(content).toMatchObject({ searchedWithImage: true, case: 'image+text-to-image', rounds: [{ id: 'r2', images: [{ id: 'bike' }] }] });
     await expect(runTool(memory, 'recall', { query: 'like this', image: 'https://example.com/cat.jpg' })).rejects.toMatchObject({
       code: 'INVALID_INPUT',
       message: expect.stringContaining('data: URL'),

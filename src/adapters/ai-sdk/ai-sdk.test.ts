@@ -99,7 +99,7 @@ describe('memoryMiddleware', () => {
     const model = wrapLanguageModel({ model: modelAt(server.url), middleware: memoryMiddleware(memory, { onRetrieval: (result) => retrievals.push(result.case) }) });
     await generateText({ model, system: 'You are brief.', tools: memoryTools(memory), stopWhen: stepCountIs(3), prompt: 'Where did my sister move to?' });
 
-    expect(retrievals).toEqual(['text→text']);
+    expect(retrievals).toEqual(['text-to-text']);
     for (const request of server.requests) {
       const [own, added, question] = bodyOf(request).messages;
       expect(own).toEqual({ role: 'system', content: 'You are brief.' });
@@ -119,7 +119,7 @@ describe('memoryMiddleware', () => {
       model,
       messages: [{ role: 'user', content: [{ type: 'text', text: 'Which of my photos looks like this one?' }, { type: 'image', image: readFixturePhoto('sk_motorcycle_left.jpg'), mediaType: 'image/jpeg' }] }],
     });
-    expect(cases).toEqual(['image+text→image']);
+    expect(cases).toEqual(['image+text-to-image']);
     const added = bodyOf(server.requests[0]!).messages[0]!;
     expect(added.content).toContain('Image moto (from user): a motorcycle');
     expect(added.content).not.toContain('Lisbon');

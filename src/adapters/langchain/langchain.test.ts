@@ -55,7 +55,7 @@ describe('VmemRetriever', () => {
       const gold = docs.find((doc) => doc.metadata.roundId === roundOf(evidence[0]!))!;
       const round = memory.get(roundOf(evidence[0]!))!;
       expect(gold.id).toBe(round.id);
-      expect(gold.metadata).toMatchObject({ sessionId: round.sessionId, timestamp: round.timestamp, date: new Date(round.timestamp).toISOString(), images: [], case: 'text→text' });
+      expect(gold.metadata).toMatchObject({ sessionId: round.sessionId, timestamp: round.timestamp, date: new Date(round.timestamp).toISOString(), images: [], case: 'text-to-text' });
       expect(gold.metadata.rank === undefined).toBe(gold.metadata.neighbour);
       expect(gold.pageContent).toContain(`User: ${round.user.text}`);
     }
