@@ -1,0 +1,77 @@
+/** Persisted memories at scale: heap, resident memory, IndexedDB size and open time. */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BrowserContext } from 'playwright-core';
+import { benchPage, heapGrowth, heapUsed, log, mb, ms, rendererResidentBytes, sizeId } from './harness.js';
+import { push, record } from './report.js';
+import { openBreakdownNote } from './scale.js';
+
+/** Bytes of the files under `dir` (0 when it does not exist). */
+function bytesOnDisk(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .reduce((total, entry) => total + statSync(join(entry.parentPath, entry.name)).size, 0);
+}
+
+/**
+ * Persisted memories of SMALL and LARGE synthetic rounds: JS heap, IndexedDB size, open time (and
+ * where it goes). `profileDir` is the context's profile: its IndexedDB folder checks the browser's
+ * estimate against the files on disk, and its renderer processes give the page's resident memory.
+ */
+export async function memoryAtScale(context: BrowserContext, profileDir: string, sizes: { readonly small: number; readonly large: number }): Promise<void> {
+  const { small: SMALL, large: LARGE } = sizes;
+  const indexedDbDir = join(profileDir, 'Default', 'IndexedDB');
+  let page = await benchPage(context);
+  const what = 'synthetic rounds (random unit vectors: 512-d for two text units a round, 1280-d for a caption unit every 10th round)';
+  for (const rounds of [SMALL, LARGE]) {
+    const label = rounds.toLocaleString('en');
+    const reopens = rounds >= 100_000 ? 1 : 3;
+    const heapBefore = await heapUsed(page);
+    const idbBefore = await page.evaluate(() => window.__bench!.indexedDbBytes());
+    const diskBefore = bytesOnDisk(indexedDbDir);
+    log(`persisted memory of ${label} rounds: writing…`);
+    const written = await page.evaluate((n) => window.__bench!.writePersisted(n), rounds);
+    const heapWritten = heapGrowth(await heapUsed(page), heapBefore);
+    await page.evaluate(() => window.__bench!.release());
+    const idbAfter = await page.evaluate(() => window.__bench!.indexedDbBytes());
+    const diskAfter = bytesOnDisk(indexedDbDir);
+    // Reopen in a fresh tab, so nothing the writing left behind counts.
+    await page.close();
+    page = await benchPage(context);
+    const heapFresh = await heapUsed(page);
+    const residentBefore = rendererResidentBytes(profileDir);
+    log(`persisted memory of ${label} rounds: reopening ${reopens}×…`);
+    const reopened = await page.evaluate(([n, times]) => window.__bench!.persistedOpen(n, times), [rounds, reopens] as const);
+    const heapReopened = heapGrowth(await heapUsed(page), heapFresh);
+    const residentReopened = rendererResidentBytes(profileDir);
+    await page.evaluate(() => window.__bench!.release());
+    const breakdown = await openBreakdownNote(page, rounds, reopened.open.p50, reopens);
+    await page.evaluate((n) => window.__bench!.deleteMemory(`bench-persisted-${n}`), rounds);
+    const runs = reopens === 1 ? 'one run' : `median of ${reopens}`;
+    const id = sizeId(rounds);
+    record(`heap.${id}`, heapReopened.bytes / 1e6, 'MB');
+    if (residentBefore !== undefined && residentReopened !== undefined) record(`rss.${id}`, (residentReopened - residentBefore) / 1e6, 'MB');
+    record(`idb.${id}`, (idbAfter.bytes - idbBefore.bytes) / 1e6, 'MB');
+    record(`open.${id}.firstRetrieval`, reopened.openToFirstRetrieval.p50, 'ms');
+    push({ measure: `JS heap held by an open ${label}-round memory, reopened from IndexedDB in a fresh tab`, value: heapReopened.total, target: '—', note: `${heapReopened.parts}; ${what}; after a full GC; ${heapWritten.total} right after writing it (another tab)` });
+    if (residentBefore !== undefined && residentReopened !== undefined) {
+      push({
+        measure: `  the same, as the page's renderer processes' resident memory (includes the vectors' WebAssembly memory)`,
+        value: mb(residentReopened - residentBefore),
+        target: '—',
+        note: 'VmRSS growth of the fresh tab from before to after reopening it; the V8 counters above do not see WebAssembly memory',
+      });
+    }
+    push({
+      measure: `IndexedDB size of a ${label}-round memory`,
+      value: mb(idbAfter.bytes - idbBefore.bytes),
+      target: '—',
+      note: `navigator.storage.estimate() ${idbAfter.detailed ? 'usageDetails.indexedDB' : 'usage'} after minus before (rounds, units with their vectors, manifest); files in the profile's IndexedDB folder grew ${mb(diskAfter - diskBefore)}; written in ${(written.writeMs / 1000).toFixed(1)} s (adds of 2,000 rounds)`,
+    });
+    push({ measure: `open a persisted ${label}-round memory, until open returns`, value: ms(reopened.open.p50), target: '—', note: `${runs}; ${breakdown}` });
+    push({ measure: `open a persisted ${label}-round memory, until its first retrieval is done`, value: ms(reopened.openToFirstRetrieval.p50), target: '—', note: `${runs}; a retrieval on the open memory ${ms(reopened.warmRetrieval.p50)}` });
+  }
+  await page.close();
+}
+

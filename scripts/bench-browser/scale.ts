@@ -1,0 +1,75 @@
+/** Index scale (retrieval latency and heap of in-memory memories, the Orama reference) and the persisted 5k open. */
+import type { BrowserContext, Page } from 'playwright-core';
+import { benchPage, heapGrowth, heapUsed, log, ms, sizeId } from './harness.js';
+import { push, record } from './report.js';
+
+export async function indexScale(context: BrowserContext, sizes: { readonly small: number; readonly large: number }, groups: ReadonlySet<string>): Promise<void> {
+  const { small: SMALL, large: LARGE } = sizes;
+  const page = await benchPage(context);
+  const baseline = await heapUsed(page);
+  for (const rounds of groups.has('scale') ? [SMALL, LARGE] : []) {
+    log(`vmem, ${rounds} synthetic rounds…`);
+    const vmem = await page.evaluate((n) => window.__bench!.vmemScale(n, 103), rounds);
+    if (rounds === SMALL) {
+      const heap = heapGrowth(await heapUsed(page), baseline);
+      push({ measure: `JS heap held by a ${SMALL.toLocaleString('en')}-round in-memory memory`, value: heap.total, target: '—', note: `${heap.parts}: the BM25 index, rounds and units; not the 512-d text and 1280-d caption vectors (see memory at scale for the page's resident memory)` });
+    }
+    await page.evaluate(() => window.__bench!.release());
+    log(`Orama hybrid reference, ${rounds} rounds…`);
+    let orama: { latency: { p50: number; p95: number }; buildMs: number } | undefined;
+    let oramaError = '';
+    try {
+      orama = await page.evaluate(([n, count]) => window.__bench!.oramaScale(n, count), [rounds, rounds >= 100_000 ? 33 : 103] as const);
+    } catch (error) {
+      // A reference that breaks is a result too; keep measuring the rest.
+      oramaError = String(error).split('\n')[0]!.replace(/^page\.evaluate: /, '');
+    }
+    await page.evaluate(() => window.__bench!.release());
+    record(`p95.${sizeId(rounds)}`, vmem.latency.p95, 'ms');
+    push({
+      measure: `retrieval p95, no LLM, ${rounds.toLocaleString('en')} rounds (vmem routed)`,
+      value: ms(vmem.latency.p95),
+      target: rounds === 10_000 ? '≤ 30 ms' : rounds === 100_000 ? '≤ 150 ms' : '—',
+      note: `p50 ${ms(vmem.latency.p50)}; alone: BM25 p50 ${ms(vmem.bm25.p50)}, dense p50 ${ms(vmem.dense.p50)}; build ${(vmem.buildMs / 1000).toFixed(1)} s`,
+    });
+    push(
+      orama
+        ? { measure: `  reference: plain Orama hybrid, ${rounds.toLocaleString('en')} rounds`, value: ms(orama.latency.p95), target: '—', note: `p50 ${ms(orama.latency.p50)}; build ${(orama.buildMs / 1000).toFixed(1)} s` }
+        : { measure: `  reference: plain Orama hybrid, ${rounds.toLocaleString('en')} rounds`, value: 'failed', target: '—', note: oramaError },
+    );
+  }
+  if (groups.has('open')) await persistedOpen(page);
+  await page.close();
+}
+
+/** How a reopen's time divides: reading IndexedDB, building BM25, the rest (vectors, history). */
+export async function openBreakdownNote(page: Page, rounds: number, idbOpenMs: number, times: number): Promise<string> {
+  const parts = await page.evaluate(([n, count]) => window.__bench!.openBreakdown(n, count), [rounds, times] as const);
+  await page.evaluate(() => window.__bench!.release());
+  const bm25 = parts.inMemory.p50 - parts.withoutBm25Text.p50;
+  return (
+    `from in-memory storage (no IndexedDB; medians of ${times}): ${ms(parts.inMemory.p50)} with texts, ${ms(parts.withoutBm25Text.p50)} with the text units' texts empty, ` +
+    `so BM25 indexing is ${ms(bm25)} (${((bm25 / idbOpenMs) * 100).toFixed(0)} % of this open); IndexedDB adds ${ms(idbOpenMs - parts.inMemory.p50)} on top ` +
+    '(it reads the vectors while BM25 indexes, so this can come out near or below 0 on a loaded machine)'
+  );
+}
+
+async function persistedOpen(page: Page): Promise<void> {
+  log('persisted 5k-round memory…');
+  const persisted = await page.evaluate(() => window.__bench!.persistedOpen(5_000, 5));
+  await page.evaluate(() => window.__bench!.release());
+  push({
+    measure: 'open a persisted 5,000-round memory (IndexedDB → indexes), until open returns',
+    value: ms(persisted.open.p50),
+    target: '—',
+    note: `median of 5; p95 ${ms(persisted.open.p95)}; ${await openBreakdownNote(page, 5_000, persisted.open.p50, 5)}`,
+  });
+  record('open.5k.firstRetrieval', persisted.openToFirstRetrieval.p50, 'ms');
+  push({
+    measure: 'open a persisted 5,000-round memory, until its first retrieval is done',
+    value: ms(persisted.openToFirstRetrieval.p50),
+    target: '≤ 1 s',
+    note: `median of 5; p95 ${ms(persisted.openToFirstRetrieval.p95)}; a retrieval on an open memory ${ms(persisted.warmRetrieval.p50)}`,
+  });
+}
+
