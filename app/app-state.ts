@@ -198,7 +198,7 @@ export class AppState {
    */
   importRounds(rounds: readonly RoundInput[], label: string, onBatch: (stored: number) => void): Promise<ImportOutcome> {
     const memory = this.memory;
-    const missing = rounds.filter((round) => round.id === undefined || memory.get(round.id) === undefined);
+    const missing = rounds.filter((round) => round.id === undefined || !memory.has(round.id));
     const skipped = rounds.length - missing.length;
     return this.tasks.run(label, rounds.length, async (progress) => {
       let stored = skipped;

@@ -133,7 +133,7 @@ export function bindChatPane(app: AppState, act: Act): ChatPane {
         try {
           [stored] = (await app.addRounds([{ id, user: { text: user, images }, assistant: { text: assistant } }], `Storing ${what}`)) as [StoredRound];
         } catch (error) {
-          const already = errorCode(error) === 'DUPLICATE_ROUND' ? app.memory.get(id) : undefined;
+          const already = errorCode(error) === 'DUPLICATE_ROUND' ? await app.memory.get(id) : undefined;
           if (!already) throw error;
           clearDraft();
           confirmStored(already, 'This message was already stored (it was sent twice); kept once,');
@@ -162,11 +162,15 @@ export function bindChatPane(app: AppState, act: Act): ChatPane {
     });
   });
 
-  const renderHistory = () => {
+  // Rounds are read from storage: a render that a newer one overtook while reading is dropped.
+  let renders = 0;
+  const renderHistory = () => void showHistory(++renders);
+  const showHistory = async (render: number) => {
     const session = app.session;
     if (!session) return;
-    const rounds = session.memory.rounds();
-    const shown = rounds.slice(-HISTORY_SHOWN);
+    const total = session.memory.size;
+    const shown = await session.memory.rounds({ from: Math.max(0, total - HISTORY_SHOWN) });
+    if (render !== renders) return;
     const items = shown.map((round) =>
       el(
         'li',
@@ -181,8 +185,8 @@ export function bindChatPane(app: AppState, act: Act): ChatPane {
         }),
       ),
     );
-    if (rounds.length > shown.length) items.unshift(el('li', { class: 'muted' }, `Showing the last ${shown.length} of ${plural(rounds.length, 'round')}; all of them are searchable.`));
-    if (rounds.length === 0) items.push(el('li', { class: 'muted' }, 'No rounds yet. Type a message, or load the sample conversation.'));
+    if (total > shown.length) items.unshift(el('li', { class: 'muted' }, `Showing the last ${shown.length} of ${plural(total, 'round')}; all of them are searchable.`));
+    if (total === 0) items.push(el('li', { class: 'muted' }, 'No rounds yet. Type a message, or load the sample conversation.'));
     history.replaceChildren(...items);
     history.scrollTop = history.scrollHeight;
   };

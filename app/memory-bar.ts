@@ -141,7 +141,7 @@ export function bindMemoryBar(app: AppState, hooks: MemoryBarHooks): { refresh()
         if (app.session?.name !== SAMPLE_MEMORY) await app.openMemory(SAMPLE_MEMORY);
         await refresh();
         const rounds = await loadSampleConversation(samplesUrl);
-        const missing = rounds.filter((round) => !app.memory.get(round.id!));
+        const missing = rounds.filter((round) => !app.memory.has(round.id!));
         if (missing.length === 0) {
           alerts.notice(`The sample conversation is already in memory "${SAMPLE_MEMORY}" (${plural(app.memory.size, 'round')}).`);
           return;

@@ -12,7 +12,7 @@ test('the sample loads; the motorcycle from the right finds the left view; the c
   await loadSample(page);
   await expect(page.locator('#history .round')).toHaveCount(50);
   await expect(page.locator('#history > li.muted')).toHaveText(`Showing the last 50 of ${SAMPLE_ROUNDS} rounds; all of them are searchable.`);
-  expect(await page.evaluate(() => window.__vmem!.app.memory.rounds().flatMap((round) => round.user.images).length)).toBe(SAMPLE_PHOTO_COUNT);
+  expect(await page.evaluate(async () => (await window.__vmem!.app.memory.rounds()).flatMap((round) => round.user.images).length)).toBe(SAMPLE_PHOTO_COUNT);
   const dunes = page.locator('#history img[alt^="tall dune grass"]');
   await dunes.scrollIntoViewIfNeeded();
   await expect(dunes).toBeVisible();

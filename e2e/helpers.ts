@@ -62,7 +62,7 @@ export function encoderCalls(page: Page) {
 
 /** Ids of the rounds of the open memory, in history order (after a reload: as stored in IndexedDB). */
 export function storedRoundIds(page: Page): Promise<string[]> {
-  return page.evaluate(() => window.__vmem!.app.memory.rounds().map((round) => round.id));
+  return page.evaluate(async () => (await window.__vmem!.app.memory.rounds()).map((round) => round.id));
 }
 
 /**

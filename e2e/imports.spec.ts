@@ -18,13 +18,13 @@ async function openApp(page: Page): Promise<void> {
 
 /** Text units the memory's rounds hold (each non-empty turn, each caption): what encoding them costs. */
 function textUnitsOf(page: Page, roundIds?: readonly string[]): Promise<number> {
-  return page.evaluate((ids) => {
-    const rounds = window.__vmem!.app.memory.rounds().filter((round) => !ids || ids.includes(round.id));
+  return page.evaluate(async (ids) => {
+    const rounds = (await window.__vmem!.app.memory.rounds()).filter((round) => !ids || ids.includes(round.id));
     return rounds.reduce((sum, round) => sum + [round.user, round.assistant].reduce((n, turn) => n + (turn.text ? 1 : 0) + turn.images.filter((image) => image.caption).length, 0), 0);
   }, roundIds);
 }
 
-const roundIds = (page: Page) => page.evaluate(() => window.__vmem!.app.memory.rounds().map((round) => round.id));
+const roundIds = (page: Page) => page.evaluate(async () => (await window.__vmem!.app.memory.rounds()).map((round) => round.id));
 const memorySize = (page: Page) => page.evaluate(() => window.__vmem!.app.session?.memory.size ?? 0);
 
 test('a second tab writing during a 200-round import: the import finishes, every round is stored once, nothing is encoded twice', async ({ context }) => {

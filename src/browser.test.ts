@@ -152,13 +152,13 @@ describe('two tabs adding at once', () => {
     expect(await imported).toHaveLength(40);
     expect(await reloaded.seen).toEqual({ type: 'reloaded' });
 
-    const ids = importing.rounds().map((round) => round.id);
+    const ids = (await importing.rounds()).map((round) => round.id);
     expect(ids).toEqual(['typed-meanwhile', ...longImport(40).map((round) => round.id)]);
     await expect.poll(() => other.memory.size).toBe(41);
-    expect(other.memory.rounds().map((round) => round.id)).toEqual(ids);
+    expect((await other.memory.rounds()).map((round) => round.id)).toEqual(ids);
     // Each imported round was encoded once, before the other tab wrote; the reloads read vectors back.
     expect(held.inner.encoded).toHaveLength(40);
-    expect(new Set(importing.rounds().map((round) => round.seq)).size).toBe(41);
+    expect(new Set((await importing.rounds()).map((round) => round.seq)).size).toBe(41);
   });
 
   it('refuses a round the other tab stored meanwhile with DUPLICATE_ROUND, and with concurrentAdds: "refuse" any add with MEMORY_LOCKED', async () => {
@@ -195,7 +195,7 @@ describe('export and importMemory', () => {
     names.add('copy');
     await importMemory('copy', new File([file], 'source.vmem'));
     const copy = await open('copy');
-    expect(copy.memory.rounds()).toEqual(source.memory.rounds());
+    expect((await copy.memory.rounds())).toEqual((await source.memory.rounds()));
     expect(await copy.memory.retrieve('where is the car?')).toEqual(await source.memory.retrieve('where is the car?'));
     expect(copy.textEncoder.encoded).toEqual(['where is the car?', 'the car']);
   });

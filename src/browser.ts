@@ -15,10 +15,10 @@ import type { ImageEmbedder, TextEmbedder } from './encoders/types.js';
 import { browserImageResizer } from './images/browser-resize.js';
 import type { ImageResizer } from './images/types.js';
 import type { LlmProvider } from './llm/types.js';
-import { createMemory } from './memory/memory.js';
+import { createMemory, memoryContents } from './memory/memory.js';
 import type { RetrievalOptions } from './options.js';
 import type { ProgressCallback } from './progress.js';
-import { exportMemory, importMemory as importMemoryFile } from './storage/idb-file.js';
+import { encodeMemoryFile, importMemory as importMemoryFile } from './storage/idb-file.js';
 import { listenForChanges } from './storage/idb-sync.js';
 import { assertMemoryName, createIdbStorage, deleteMemory, listMemories, type IdbMemoryStorage } from './storage/idb.js';
 import { createInMemoryStorage } from './storage/memory-storage.js';
@@ -344,7 +344,7 @@ export async function openMemory(name: string, options: OpenMemoryOptions = {}):
     backend: worker ? worker.backend : 'custom',
     backendReason: worker ? worker.backendReason : 'custom: the encoders passed in run wherever they were made.',
     worker,
-    export: () => exportMemory(current.storage),
+    export: async () => encodeMemoryFile(await memoryContents(current.memory)),
     close,
     ...writes,
   } satisfies Omit<BrowserMemory, keyof Memory> & Pick<BrowserMemory, 'close' | keyof typeof writes>;

@@ -20,6 +20,7 @@ export type VmemErrorCode =
   | 'QUOTA_EXCEEDED'
   | 'MEMORY_LOCKED'
   | 'MEMORY_EXISTS'
+  | 'INDEX_CORRUPT'
   | 'WORKER_FAILED'
   | 'WORKER_TIMEOUT'
   | 'CLOSED';

@@ -1,11 +1,16 @@
 /**
- * Progress of long work (model loads, ingest, re-indexing, image descriptions, video sampling), as
+ * Progress of long work (model loads, ingest, re-indexing, rebuilding the index, image descriptions,
+ * video sampling), as
  * one union tagged by `status`. Every run of a task starts with `initiate` and ends with `done` (or
  * `ready` for a model) or `failed`; in between, `loaded` never decreases and never passes `total`.
  */
 
-/** What the work is. */
-export type ProgressTask = 'model' | 'ingest' | 'reindex' | 'describe' | 'video-sample' | 'video-capture';
+/**
+ * What the work is. `index`: opening a memory builds the index segments it lacks, once (a memory
+ * stored by an older vmem or imported from a file, or a segment found damaged: that run ends
+ * `failed` with code `INDEX_CORRUPT`, and the rebuild follows as a new run).
+ */
+export type ProgressTask = 'model' | 'ingest' | 'reindex' | 'index' | 'describe' | 'video-sample' | 'video-capture';
 
 /** What `loaded` and `total` count. */
 export type ProgressUnit = 'bytes' | 'files' | 'rounds' | 'images' | 'frames' | 'percent';

@@ -42,16 +42,11 @@ export async function indexScale(context: BrowserContext, sizes: { readonly smal
   await page.close();
 }
 
-/** How a reopen's time divides: reading IndexedDB, building BM25, the rest (vectors, history). */
+/** How a reopen's time divides: opening the same memory from in-memory storage, and what IndexedDB adds. */
 export async function openBreakdownNote(page: Page, rounds: number, idbOpenMs: number, times: number): Promise<string> {
   const parts = await page.evaluate(([n, count]) => window.__bench!.openBreakdown(n, count), [rounds, times] as const);
   await page.evaluate(() => window.__bench!.release());
-  const bm25 = parts.inMemory.p50 - parts.withoutBm25Text.p50;
-  return (
-    `from in-memory storage (no IndexedDB; medians of ${times}): ${ms(parts.inMemory.p50)} with texts, ${ms(parts.withoutBm25Text.p50)} with the text units' texts empty, ` +
-    `so BM25 indexing is ${ms(bm25)} (${((bm25 / idbOpenMs) * 100).toFixed(0)} % of this open); IndexedDB adds ${ms(idbOpenMs - parts.inMemory.p50)} on top ` +
-    '(it reads the vectors while BM25 indexes, so this can come out near or below 0 on a loaded machine)'
-  );
+  return `from in-memory storage (no IndexedDB; median of ${times}): ${ms(parts.inMemory.p50)}, so reading IndexedDB adds ${ms(idbOpenMs - parts.inMemory.p50)}`;
 }
 
 async function persistedOpen(page: Page): Promise<void> {

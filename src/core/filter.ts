@@ -2,8 +2,8 @@ import { VmemError } from '../errors.js';
 import type { RetrievalFilter, TimeInput } from '../options.js';
 import type { StoredRound } from '../types.js';
 
-/** Which rounds a filter lets through. */
-export type RoundFilter = (round: StoredRound) => boolean;
+/** Which rounds a filter lets through; it reads only what a round's stored facts hold. */
+export type RoundFilter = (round: Pick<StoredRound, 'sessionId' | 'timestamp' | 'meta'>) => boolean;
 
 const FILTER_KEYS = new Set(['sessionIds', 'timeRange', 'meta']);
 

@@ -1,5 +1,5 @@
 import type { NormalizedRetrievalOptions } from '../options.js';
-import type { Block, ImageRef, Lane, RetrievalResult, ReturnedUnit, StoredRound, TraceEntry, TraceHit, UnitKind } from '../types.js';
+import type { Block, ImageRef, Lane, RetrievalResult, ReturnedUnit, Role, StoredRound, TraceEntry, TraceHit, UnitKind } from '../types.js';
 import { imagesOf } from '../types.js';
 import { toBlocks, withNeighbours } from './assemble.js';
 import { selectScored, type ContextSelection } from './context.js';
@@ -16,12 +16,26 @@ export interface LaneHit {
   readonly score: number;
 }
 
-/** What retrieval needs to know about a unit. */
+/** What retrieval needs to know about a unit (its text stays with its round until the result is assembled). */
 export interface UnitInfo {
   readonly roundId: string;
   readonly kind: UnitKind;
-  readonly text?: string;
+  /** The turn it belongs to (a picture's: the turn that shared it). */
+  readonly role: Role;
   readonly imageId?: string;
+}
+
+/**
+ * A round as ranking sees it: where it sits, what filters look at, and its pictures' ids. The round
+ * itself (texts, captions) is only read for the rounds a result returns (`assembleResult`).
+ */
+export interface HistoryRound {
+  readonly id: string;
+  readonly sessionId: string;
+  /** Epoch ms. */
+  readonly timestamp: number;
+  readonly meta?: Readonly<Record<string, string | number | boolean>>;
+  readonly images: readonly { readonly id: string }[];
 }
 
 /** Lane searches take an optional test on round ids; only accepted rounds' units are returned. */
@@ -29,7 +43,7 @@ export type AcceptRound = (roundId: string) => boolean;
 
 /** Read access to a memory's history and lane indexes. */
 export interface IndexView {
-  readonly history: readonly StoredRound[];
+  readonly history: readonly HistoryRound[];
   readonly indexOf: ReadonlyMap<string, number>;
   unit(unitId: string): UnitInfo | undefined;
   /** Rounds with an image within ±1 in their session (cached by the memory). */
@@ -60,8 +74,21 @@ export interface EncodedQuery {
   readonly warnings?: readonly string[];
 }
 
-/** Runs a planned query over an index view and assembles the result. Pure: no I/O, no encoders, no LLM. */
-export function runPlan(view: IndexView, plan: QueryPlan, query: EncodedQuery, options: NormalizedRetrievalOptions): RetrievalResult {
+/**
+ * A ranked query: everything a result says, with rounds named by id. `roundIds` are the rounds
+ * `assembleResult` needs (hits, context, and the neighbours whose pictures an image target shows).
+ */
+export interface RankedPlan {
+  readonly roundIds: readonly string[];
+  /** Builds the result from the rounds read; one no longer stored (forgotten meanwhile) is left out. */
+  readonly assemble: (roundOf: (roundId: string) => StoredRound | undefined) => RetrievalResult;
+}
+
+/**
+ * Runs a planned query over an index view: searches, fusion, time preference, context selection.
+ * Pure: no I/O, no encoders, no LLM. The memory then reads the rounds it names and assembles.
+ */
+export function rankPlan(view: IndexView, plan: QueryPlan, query: EncodedQuery, options: NormalizedRetrievalOptions): RankedPlan {
   const roundFilter = compileFilter(options.filter);
   const admit: AcceptRound | undefined = roundFilter && ((roundId) => {
     const round = roundAt(view, roundId);
@@ -105,6 +132,11 @@ export function runPlan(view: IndexView, plan: QueryPlan, query: EncodedQuery, o
   const ranked = spans.length > 0 ? preferTimes(view, fused, spans) : fused;
   const selection = select(view, plan, ranked, admit);
   return roundResult(view, plan, ranked, selection, { ...base, ...(spans.length > 0 ? { timeSpans: spans } : {}) });
+}
+
+/** A ranked query's result from the rounds it names (read by the caller). */
+export function assembleResult(ranked: RankedPlan, rounds: ReadonlyMap<string, StoredRound>): RetrievalResult {
+  return ranked.assemble((roundId) => rounds.get(roundId));
 }
 
 /** The rounds a scope lets a signal vote for, built once per query. */
@@ -222,9 +254,7 @@ function echoSearch(view: IndexView, imageHits: readonly LaneHit[], limit: numbe
   const best = imageHits[0];
   const image = best && view.unit(best.unitId);
   if (!best || !image?.imageId) return [];
-  const round = roundAt(view, best.roundId);
-  const role = round?.user.images.some((ref) => ref.id === image.imageId) ? 'user' : 'assistant';
-  const vector = view.textVector(captionUnitId(image.imageId)) ?? view.textVector(textUnitId(best.roundId, role));
+  const vector = view.textVector(captionUnitId(image.imageId)) ?? view.textVector(textUnitId(best.roundId, image.role));
   return vector ? view.dense(vector, limit, accept) : [];
 }
 
@@ -260,9 +290,9 @@ function select(view: IndexView, plan: QueryPlan, ranked: readonly FusedCandidat
 
 type ResultBase = Pick<RetrievalResult, 'case' | 'route' | 'queryText' | 'captionAnchor' | 'imageKeywords' | 'imageMatch' | 'warnings'>;
 
-function roundResult(view: IndexView, plan: QueryPlan, ranked: readonly FusedCandidate[], selection: ContextSelection, base: ResultBase & Pick<RetrievalResult, 'timeSpans'>): RetrievalResult {
+function roundResult(view: IndexView, plan: QueryPlan, ranked: readonly FusedCandidate[], selection: ContextSelection, base: ResultBase & Pick<RetrievalResult, 'timeSpans'>): RankedPlan {
   const candidateOf = new Map(ranked.map((candidate) => [candidate.key, candidate]));
-  const blocks: Block[] = toBlocks(new Set([...selection.hits, ...selection.context.keys()]), view.history, view.indexOf);
+  const blocks = toBlocks(new Set([...selection.hits, ...selection.context.keys()]), view.history, view.indexOf);
   const trace: TraceEntry[] = selection.hits.map((roundId, index) => {
     const candidate = candidateOf.get(roundId)!;
     return { roundId, rank: index + 1, fusedScore: candidate.fusedScore, hits: candidate.votes.map((vote) => toTraceHit(view, vote)), neighbour: false };
@@ -270,58 +300,67 @@ function roundResult(view: IndexView, plan: QueryPlan, ranked: readonly FusedCan
   for (const [roundId, sources] of selection.context) trace.push({ roundId, fusedScore: 0, hits: [], neighbour: true, neighbourOf: sources });
   const targetsImages = plan.route.target === 'image';
   const images = targetsImages ? imagesOfTopRounds(view, selection.hits.map((roundId) => candidateOf.get(roundId)!)) : imagesOfRounds(view, selection.hits);
-  return { ...base, blocks, images, trace };
+  const roundIds = new Set([...blocks.flatMap((block) => block.rounds.map((round) => round.id)), ...images.map((image) => image.roundId)]);
+  return {
+    roundIds: [...roundIds],
+    assemble: (roundOf) => {
+      const kept = blocks.map((block) => ({ sessionId: block.sessionId, rounds: block.rounds.flatMap((round) => roundOf(round.id) ?? []) })).filter((block) => block.rounds.length > 0);
+      const refs = images.flatMap(({ roundId, imageId }) => {
+        const round = roundOf(roundId);
+        return round ? imagesOf(round).filter((image) => image.id === imageId) : [];
+      });
+      return { ...base, blocks: kept satisfies Block[], images: refs, trace };
+    },
+  };
+}
+
+/** A picture a result shows, by id: the round it is in and its id. */
+interface ImageChoice {
+  readonly roundId: string;
+  readonly imageId: string;
 }
 
 /** For image targets: each top round's images, the one a signal matched first; else its neighbours'. */
-function imagesOfTopRounds(view: IndexView, hits: readonly FusedCandidate[]): ImageRef[] {
-  const out: ImageRef[] = [];
+function imagesOfTopRounds(view: IndexView, hits: readonly FusedCandidate[]): ImageChoice[] {
+  const out: ImageChoice[] = [];
   const seen = new Set<string>();
-  const push = (image: ImageRef) => {
+  const push = (roundId: string) => (image: { readonly id: string }) => {
     if (!seen.has(image.id)) {
       seen.add(image.id);
-      out.push(image);
+      out.push({ roundId, imageId: image.id });
     }
   };
   for (const candidate of hits) {
     const round = roundAt(view, candidate.key);
     if (!round) continue;
-    const own = imagesOf(round);
-    if (own.length > 0) {
+    if (round.images.length > 0) {
       const matched = new Set(candidate.votes.map((vote) => view.unit(vote.unitId)?.imageId).filter(Boolean));
-      [...own].sort((a, b) => Number(matched.has(b.id)) - Number(matched.has(a.id))).forEach(push);
+      [...round.images].sort((a, b) => Number(matched.has(b.id)) - Number(matched.has(a.id))).forEach(push(round.id));
       continue;
     }
     const at = view.indexOf.get(round.id)!;
     for (const neighbour of [view.history[at - 1], view.history[at + 1]]) {
-      if (neighbour && neighbour.sessionId === round.sessionId) imagesOf(neighbour).forEach(push);
+      if (neighbour && neighbour.sessionId === round.sessionId) neighbour.images.forEach(push(neighbour.id));
     }
   }
   return out;
 }
 
 /** For text targets: the hit rounds' own images, in rank order (context rounds' pictures are context, not answers). */
-function imagesOfRounds(view: IndexView, roundIds: readonly string[]): ImageRef[] {
+function imagesOfRounds(view: IndexView, roundIds: readonly string[]): ImageChoice[] {
   return roundIds.flatMap((id) => {
     const round = roundAt(view, id);
-    return round ? imagesOf(round) : [];
+    return round ? round.images.map((image) => ({ roundId: id, imageId: image.id })) : [];
   });
 }
 
-function unitResult(view: IndexView, fused: readonly FusedCandidate[], base: ResultBase): RetrievalResult {
-  const units: ReturnedUnit[] = [];
+function unitResult(view: IndexView, fused: readonly FusedCandidate[], base: ResultBase): RankedPlan {
+  const picked: (UnitInfo & { readonly unitId: string })[] = [];
   for (const candidate of fused) {
     const info = view.unit(candidate.key);
-    if (!info) continue;
-    units.push({
-      unitId: candidate.key,
-      roundId: info.roundId,
-      kind: info.kind,
-      text: info.text ?? '',
-      ...(info.imageId ? { imageId: info.imageId } : {}),
-    });
+    if (info) picked.push({ unitId: candidate.key, ...info });
   }
-  const blocks = toBlocks(new Set(units.map((unit) => unit.roundId)), view.history, view.indexOf);
+  const blocks = toBlocks(new Set(picked.map((unit) => unit.roundId)), view.history, view.indexOf);
   const trace: TraceEntry[] = [];
   const entryOf = new Map<string, { roundId: string; rank: number; fusedScore: number; hits: TraceHit[]; neighbour: false }>();
   fused.forEach((candidate, index) => {
@@ -335,14 +374,30 @@ function unitResult(view: IndexView, fused: readonly FusedCandidate[], base: Res
     }
     entry.hits.push(...candidate.votes.map((vote) => toTraceHit(view, vote)));
   });
-  const images: ImageRef[] = [];
-  for (const unit of units) {
-    if (!unit.imageId || images.some((image) => image.id === unit.imageId)) continue;
-    const round = roundAt(view, unit.roundId);
-    const image = round && imagesOf(round).find((candidate) => candidate.id === unit.imageId);
-    if (image) images.push(image);
-  }
-  return { ...base, blocks, images, trace, units };
+  return {
+    roundIds: blocks.flatMap((block) => block.rounds.map((round) => round.id)),
+    assemble: (roundOf) => {
+      const units: ReturnedUnit[] = [];
+      const images: ImageRef[] = [];
+      for (const unit of picked) {
+        const round = roundOf(unit.roundId);
+        if (!round) continue;
+        const image = unit.imageId === undefined ? undefined : imagesOf(round).find((candidate) => candidate.id === unit.imageId);
+        units.push({ unitId: unit.unitId, roundId: unit.roundId, kind: unit.kind, text: unitText(round, unit, image), ...(unit.imageId ? { imageId: unit.imageId } : {}) });
+        if (image && !images.some((known) => known.id === image.id)) images.push(image);
+      }
+      const kept = blocks.map((block) => ({ sessionId: block.sessionId, rounds: block.rounds.flatMap((round) => roundOf(round.id) ?? []) })).filter((block) => block.rounds.length > 0);
+      return { ...base, blocks: kept, images, trace, units };
+    },
+  };
+}
+
+/** What a unit indexes, read from its round: a turn's text, a caption, or a derived description (an image unit has none). */
+function unitText(round: StoredRound, unit: UnitInfo & { readonly unitId: string }, image: ImageRef | undefined): string {
+  if (unit.kind === 'text') return round[unit.unitId.endsWith('#assistant') ? 'assistant' : 'user'].text;
+  if (unit.kind === 'caption') return image?.caption ?? '';
+  if (unit.kind === 'derived') return image?.derived?.text ?? '';
+  return '';
 }
 
 function toTraceHit(view: IndexView, vote: FusedCandidate['votes'][number]): TraceHit {
@@ -350,7 +405,7 @@ function toTraceHit(view: IndexView, vote: FusedCandidate['votes'][number]): Tra
   return { lane: vote.lane, signal: vote.signal, rank: vote.rank, score: vote.score, unitId: vote.unitId, ...(unitKind ? { unitKind } : {}) };
 }
 
-function roundAt(view: IndexView, roundId: string): StoredRound | undefined {
+function roundAt(view: IndexView, roundId: string): HistoryRound | undefined {
   const at = view.indexOf.get(roundId);
   return at === undefined ? undefined : view.history[at];
 }

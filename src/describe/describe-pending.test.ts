@@ -65,7 +65,7 @@ describe("add({ describe: 'background' }) and describePending", () => {
     expect(added[0]!.user.images[0]!.derived).toBeUndefined();
     const run = await memory.describePending();
     expect(run).toEqual({ described: 2, unreadable: 0 });
-    expect(memory.get('horse')!.user.images[0]!.derived?.text).toMatch(/\bhorse\b/);
+    expect((await memory.get('horse'))!.user.images[0]!.derived?.text).toMatch(/\bhorse\b/);
     expectWellFormed(describeEvents(events));
     expect(await memory.describePending()).toEqual({ described: 0, unreadable: 0 });
     await memory.close();
@@ -77,13 +77,13 @@ describe("add({ describe: 'background' }) and describePending", () => {
     await first.add(rounds());
     // Closed before the background job got to any picture: the next open finds both still waiting.
     await first.close();
-    expect(first.rounds().flatMap((round) => round.user.images).filter((image) => image.derived)).toEqual([]);
+    expect((await first.rounds()).flatMap((round) => round.user.images).filter((image) => image.derived)).toEqual([]);
 
     const events: VmemProgress[] = [];
     const reopened = await createMemory({ textEncoder: createHashTextEncoder(), describer, storage, onProgress: (event) => events.push(event) });
     const run = await reopened.describePending();
     expect(run.described).toBe(2);
-    expect(reopened.get('cat')!.user.images[0]!.derived?.by).toBe(describer.id);
+    expect((await reopened.get('cat'))!.user.images[0]!.derived?.by).toBe(describer.id);
     expectWellFormed(describeEvents(events));
     await reopened.close();
   });
@@ -92,7 +92,7 @@ describe("add({ describe: 'background' }) and describePending", () => {
     const memory = await createMemory({ textEncoder: createHashTextEncoder(), describer, describe: 'background' });
     await memory.add({ id: 'broken', user: { text: 'hm', images: [{ id: 'img-broken', bytes: new Uint8Array([0xff, 0xd8, 0xff, 0, 1]), mimeType: 'image/jpeg' }] } });
     expect(await memory.describePending()).toEqual({ described: 0, unreadable: 1 });
-    expect(memory.get('broken')!.user.images[0]!.derived).toEqual({ by: describer.id, text: '', labelled: '' });
+    expect((await memory.get('broken'))!.user.images[0]!.derived).toEqual({ by: describer.id, text: '', labelled: '' });
     expect(await memory.describePending()).toEqual({ described: 0, unreadable: 0 });
     await memory.close();
   });
@@ -117,10 +117,10 @@ describe('a new describer', () => {
     const reopened = await createMemory({ textEncoder, describer: upgraded, storage });
     expect(reopened.encoders.describer).toEqual({ id: upgraded.id });
     expect(await reopened.describePending()).toEqual({ described: 2, unreadable: 0 });
-    const cat = reopened.get('cat')!.user.images[0]!.derived!;
+    const cat = (await reopened.get('cat'))!.user.images[0]!.derived!;
     expect(cat.by).toBe(upgraded.id);
     expect(cat.text).not.toMatch(/\bcat\b/);
-    expect(reopened.get('horse')!.user.images[0]!.derived?.text).toMatch(/\bhorse\b/);
+    expect((await reopened.get('horse'))!.user.images[0]!.derived?.text).toMatch(/\bhorse\b/);
     // Turn texts and the unchanged horse description kept their stored vectors: only the cat's new words were embedded.
     expect(textEncoder.encoded).toEqual([cat.text]);
     await reopened.close();
@@ -137,7 +137,7 @@ describe('the vision-LLM description job', () => {
       expect(await memory.search({ signal: 'bm25', text: 'brown cat' })).toEqual([expect.objectContaining({ unitId: 'img-cat#derived' })]);
       const llm = createOpenAiProvider({ baseUrl: server.url, model: 'vision', vision: true });
       await describeImages(memory, { llm, imageResizer: nodeImageResizer });
-      const image = memory.get('cat')!.user.images[0]!;
+      const image = (await memory.get('cat'))!.user.images[0]!;
       expect(image.caption).toBe('a living room. a tabby cat on a sofa.');
       expect(image.derived).toEqual({ by: 'vision-llm', text: '', labelled: '' });
       const hits = await memory.search({ signal: 'bm25', text: 'cat' });

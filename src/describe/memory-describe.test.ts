@@ -30,19 +30,19 @@ afterAll(async () => {
   await encoders.text.dispose();
 });
 
-const roundOf = (name: string): StoredRound => memory.get(`photo-${name}`)!;
-const derivedOf = (name: string) => roundOf(name).user.images[0]!.derived;
+const roundOf = async (name: string): Promise<StoredRound> => (await memory.get(`photo-${name}`))!;
+const derivedOf = async (name: string) => (await roundOf(name)).user.images[0]!.derived;
 
 describe('a memory with a describer', () => {
-  it('keeps a machine-derived description beside each picture, apart from any caption', () => {
+  it('keeps a machine-derived description beside each picture, apart from any caption', async () => {
     expect(ordinaryRounds).toBeGreaterThanOrEqual(200);
-    const cat = roundOf('cat').user.images[0]!;
+    const cat = (await roundOf('cat')).user.images[0]!;
     expect(cat.caption).toBeUndefined();
     expect(cat.derived).toMatchObject({ by: describer.id });
     expect(cat.derived!.text).toMatch(/\bcat\b/);
     expect(cat.derived!.labelled).toMatch(/^Objects: /);
     // The turn's own text is untouched: the description is its own unit, not folded in.
-    expect(roundOf('cat').user.text).toBe(NEUTRAL_TURN);
+    expect((await roundOf('cat')).user.text).toBe(NEUTRAL_TURN);
     expect(memory.encoders.describer).toEqual({ id: describer.id });
   });
 
@@ -56,12 +56,12 @@ describe('a memory with a describer', () => {
     expect(top.hits.some((hit) => hit.unitKind === 'derived' && hit.unitId === `img-${name}#derived`)).toBe(true);
   });
 
-  it('reads the printed page', () => {
-    expect(derivedOf('page')!.text.toLowerCase()).toContain('region-based segmentation');
+  it('reads the printed page', async () => {
+    expect((await derivedOf('page'))!.text.toLowerCase()).toContain('region-based segmentation');
   });
 
   it('finds the screenshot of an error dialog by what the message said', { timeout: 60_000 }, async () => {
-    expect(derivedOf('dialog')!.text).toContain('Disk quota exceeded');
+    expect((await derivedOf('dialog'))!.text).toContain('Disk quota exceeded');
     const result = await memory.retrieve('What did the error message say?');
     expect(result.trace[0]!.roundId).toBe('photo-dialog');
   });

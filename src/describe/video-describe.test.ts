@@ -30,7 +30,7 @@ describe('a video clip in a memory with a describer', () => {
     const memory = await createMemory({ textEncoder: encoders.text, imageEncoder: encoders.image!, describer });
     try {
       await memory.add([...chat, ...rounds]);
-      const segments = memory.rounds().filter((round) => round.meta?.['videoId'] === 'holiday');
+      const segments = (await memory.rounds()).filter((round) => round.meta?.['videoId'] === 'holiday');
       expect(segments).toHaveLength(3);
       const named = segments.map((segment) => segment.user.images.map((image) => image.derived?.text ?? '').join(' '));
       expect(named[0]).toMatch(/\bcat\b/);
@@ -38,7 +38,7 @@ describe('a video clip in a memory with a describer', () => {
       expect(named[2]).toMatch(/\bmotorcycle\b/);
 
       const result = await memory.retrieve('Which clip showed the horse?');
-      const top = memory.get(result.trace[0]!.roundId)!;
+      const top = (await memory.get(result.trace[0]!.roundId))!;
       expect(top.meta).toMatchObject({ videoId: 'holiday', segmentStart: 10, segmentEnd: 20 });
       expect(result.images[0]?.roundId).toBe(top.id);
     } finally {

@@ -16,7 +16,8 @@ import { describePrompt, joinDescription, parseDescription } from './prompt.js';
 
 /** What the job needs from a memory. `setCaption` is the memory's method that stores and indexes a caption. */
 export interface DescribeTarget {
-  rounds(): readonly StoredRound[];
+  /** The stored rounds, in history order. */
+  rounds(): Promise<readonly StoredRound[]>;
   getImage(imageId: string): Promise<StoredImage | undefined>;
   /**
    * Sets the caption of a stored image and indexes it in the text lane (as a `caption` unit and in the
@@ -84,7 +85,7 @@ export async function describeImages(target: DescribeTarget, options: DescribeOp
   const described = [...(options.resumeFrom?.described ?? [])];
   const failed = [...(options.resumeFrom?.failed ?? [])];
   const done = new Set([...described, ...failed.map((item) => item.imageId)]);
-  const todo = imagesToDescribe(target.rounds()).filter((ref) => !done.has(ref.id));
+  const todo = imagesToDescribe(await target.rounds()).filter((ref) => !done.has(ref.id));
   const snapshot = (): DescribeState => ({ described: [...described], failed: [...failed] });
   let count = 0;
 

@@ -1,18 +1,45 @@
 import { create, insertMultiple, removeMultiple, search, type AnyOrama } from '@orama/orama';
 import { describe, expect, it } from 'vitest';
 import { randomSentence, seededRandom } from '../testing/synthetic-rounds.js';
-import { Bm25Index, createWholeWordTokenizer } from './bm25.js';
+import { Bm25Index, buildBm25Section, createWholeWordTokenizer, mergeBm25Sections, type Bm25Part, type Bm25Parameters } from './bm25.js';
 
-/** Plain Orama over the same documents and tokenizer: what the lane's search must reproduce. */
+/** Plain Orama over the same documents and tokenizer: what the index's search must reproduce. */
 function reference(docs: readonly { id: string; text: string }[]): AnyOrama {
   const db = create({ schema: { text: 'string' } as const, components: { tokenizer: createWholeWordTokenizer() } });
   void insertMultiple(db, [...docs], docs.length);
   return db;
 }
 
-function oramaTop(db: AnyOrama, query: string, limit: number, relevance?: { k: number; b: number; d: number }) {
+function oramaTop(db: AnyOrama, query: string, limit: number, relevance?: Bm25Parameters) {
   const result = search(db, { term: query, properties: ['text'], limit, threshold: 1, ...(relevance ? { relevance } : {}) }) as Awaited<ReturnType<typeof search>>;
   return result.hits.map((hit) => ({ id: String(hit.id), score: hit.score }));
+}
+
+const tokenizer = createWholeWordTokenizer();
+
+/**
+ * The documents split into sections of `size` (slot = position in `docs`), as segments would hold
+ * them, with a dead set the index reads.
+ */
+function sectioned(docs: readonly { id: string; text: string }[], size: number, parameters?: Bm25Parameters) {
+  const dead = new Set<number>();
+  const index = new Bm25Index((slot) => dead.has(slot), parameters);
+  const parts: Bm25Part[] = [];
+  for (let start = 0; start < docs.length; start += size) {
+    const slice = docs.slice(start, start + size);
+    const section = buildBm25Section(slice.map((doc, i) => ({ owner: i, tag: -1, tokens: tokenizer.tokenize(doc.text) })));
+    parts.push({ section, docSlot: Int32Array.from(slice, (_, i) => start + i) });
+  }
+  index.setParts(parts);
+  const top = (query: string, limit: number, accept?: (id: string) => boolean) =>
+    index.search(tokenizer.tokenize(query), limit, accept && ((slot) => accept(docs[slot]!.id))).map((hit) => ({ id: docs[hit.slot]!.id, score: hit.score }));
+  return { index, parts, dead, top };
+}
+
+/** Same ids in the same order, scores equal to 1e-12 (Orama keeps the average field length as a running mean). */
+function expectSameHits(got: { id: string; score: number }[], want: { id: string; score: number }[]) {
+  expect(got.map((hit) => hit.id)).toEqual(want.map((hit) => hit.id));
+  got.forEach((hit, at) => expect(Math.abs(hit.score - want[at]!.score)).toBeLessThanOrEqual(1e-12 * Math.abs(want[at]!.score)));
 }
 
 describe('Bm25Index', () => {
@@ -25,71 +52,56 @@ describe('Bm25Index', () => {
     'zzzunknown',
   ];
 
-  it('ranks and scores exactly as Orama search does, common words included', () => {
-    const index = new Bm25Index();
-    index.insert(docs);
+  it('ranks and scores as Orama search does, across sections and with common words', () => {
     const db = reference(docs);
-    for (const query of queries) {
-      for (const limit of [1, 10, 80]) expect(index.search(query, limit)).toEqual(oramaTop(db, query, limit));
+    for (const size of [3_000, 700, 64]) {
+      const { top } = sectioned(docs, size);
+      for (const query of queries) for (const limit of [1, 10, 80]) expectSameHits(top(query, limit), oramaTop(db, query, limit));
     }
   });
 
-  it('scores with other BM25 parameters exactly as Orama search does with the same relevance settings', () => {
+  it('scores with other BM25 parameters as Orama search does with the same relevance settings', () => {
     const parameters = { k: 1.2, b: 0.3, d: 0.5 };
-    const index = new Bm25Index(parameters);
-    index.insert(docs);
     const db = reference(docs);
-    for (const query of queries) expect(index.search(query, 10)).toEqual(oramaTop(db, query, 10, parameters));
+    const { top } = sectioned(docs, 500, parameters);
+    for (const query of queries) expectSameHits(top(query, 10), oramaTop(db, query, 10, parameters));
     // Weaker length normalisation really changes the ranking.
-    const plain = new Bm25Index();
-    plain.insert(docs);
-    expect(queries.some((query) => JSON.stringify(plain.search(query, 10).map((hit) => hit.id)) !== JSON.stringify(index.search(query, 10).map((hit) => hit.id)))).toBe(true);
+    const plain = sectioned(docs, 500);
+    expect(queries.some((query) => JSON.stringify(plain.top(query, 10).map((hit) => hit.id)) !== JSON.stringify(top(query, 10).map((hit) => hit.id)))).toBe(true);
   });
 
-  it('stays exact after removals, and a filter keeps the best accepted documents', () => {
-    const index = new Bm25Index();
-    index.insert(docs);
-    const removed = docs.filter((_, i) => i % 7 === 3).map((doc) => doc.id);
-    index.remove(removed);
+  it('leaves dead documents out of every result and statistic, and a filter keeps the best accepted documents', () => {
+    const { index, dead, top } = sectioned(docs, 400);
+    const removed = docs.flatMap((doc, slot) => (slot % 7 === 3 ? [slot] : []));
+    for (const slot of removed) dead.add(slot);
+    index.invalidate();
     const db = reference(docs);
-    void removeMultiple(db, removed, removed.length);
+    void removeMultiple(db, removed.map((slot) => docs[slot]!.id), removed.length);
     const accept = (id: string) => Number(id.slice(1)) % 3 === 0;
     for (const query of queries) {
-      expect(index.search(query, 20)).toEqual(oramaTop(db, query, 20));
+      expectSameHits(top(query, 20), oramaTop(db, query, 20));
       const filtered = oramaTop(db, query, docs.length).filter((hit) => accept(hit.id)).slice(0, 20);
-      expect(index.search(query, 20, accept)).toEqual(filtered);
+      expectSameHits(top(query, 20, accept), filtered);
     }
   });
 
-  it('stays exact when documents are inserted after removals, words whose documents were all removed included', () => {
-    const index = new Bm25Index();
-    const db = reference([]);
-    const first = docs.slice(0, 1_000);
-    index.insert(first);
-    void insertMultiple(db, [...first], first.length);
-    // Remove every document holding some word, so the word is left with no postings at all.
-    const lonely = 'zebraquartz';
-    const withWord = [{ id: 'w1', text: `${lonely} ka lo` }, { id: 'w2', text: `${lonely} lo` }];
-    index.insert(withWord);
-    void insertMultiple(db, [...withWord], withWord.length);
-    const removed = [...first.filter((_, i) => i % 3 === 0).map((doc) => doc.id), 'w1', 'w2'];
-    index.remove(removed);
-    void removeMultiple(db, removed, removed.length);
-    // Insert after the removals: new ids, an id that was removed, and the word that lost every document.
-    const later = [...docs.slice(1_000, 1_600), { id: first[0]!.id, text: `${lonely} is back ka` }, { id: 'w3', text: `${lonely} ${lonely} lo` }];
-    index.insert(later);
-    void insertMultiple(db, [...later], later.length);
-    for (const query of [...queries, lonely, `${lonely} lo`]) {
-      for (const limit of [1, 10, 80]) expect(index.search(query, limit)).toEqual(oramaTop(db, query, limit));
-    }
-    expect(index.search(lonely, 10).map((hit) => hit.id).sort()).toEqual([first[0]!.id, 'w3'].sort());
+  it('a merged section gives the same results as the sections it was made of, without their dead documents', () => {
+    const { index, parts, dead, top } = sectioned(docs, 300);
+    for (let slot = 0; slot < docs.length; slot += 5) dead.add(slot);
+    index.invalidate();
+    const before = queries.map((query) => top(query, 30));
+    // Merge the first four sections: dead documents go, the rest keep their order.
+    const merged = mergeBm25Sections(parts.slice(0, 4).map((part) => ({ section: part.section, keep: (doc) => !dead.has(part.docSlot[doc]!), owner: (owner) => owner, tag: (tag) => tag })));
+    const docSlot = Int32Array.from(parts.slice(0, 4).flatMap((part) => [...part.docSlot].filter((slot) => !dead.has(slot))));
+    expect(merged.owner.length).toBe(docSlot.length);
+    index.setParts([{ section: merged, docSlot }, ...parts.slice(4)]);
+    queries.forEach((query, at) => expectSameHits(top(query, 30), before[at]!));
   });
 
-  it('ignores removing ids it never held', () => {
-    const index = new Bm25Index();
-    index.insert(docs.slice(0, 10));
-    const before = index.search('ka lo', 10);
-    index.remove(['no-such-id']);
-    expect(index.search('ka lo', 10)).toEqual(before);
+  it('answers nothing for an empty query, a limit of 0 or an empty index', () => {
+    const { top } = sectioned(docs.slice(0, 10), 10);
+    expect(top('', 10)).toEqual([]);
+    expect(top('ka lo', 0)).toEqual([]);
+    expect(sectioned([], 10).top('ka lo', 10)).toEqual([]);
   });
 });

@@ -1,20 +1,35 @@
-import { count, create, insertMultiple, removeMultiple, type AnyOrama } from '@orama/orama';
+/**
+ * BM25 over packed postings. Orama earns its place as the tokenizer (its English stemmer and stop
+ * words); the index itself is ours, in typed arrays, so it can be written to a segment and read back
+ * without tokenizing anything again:
+ *
+ * - a section (`Bm25Section`) holds a batch of documents: each document's field length, a sorted
+ *   term table, and per term its documents in ascending order. The tokenizer keeps one of each token,
+ *   so every term frequency is 1 / field length and needs no storage;
+ * - an index (`Bm25Index`) searches a list of sections at once, with the statistics (documents,
+ *   average field length, document frequencies) of their live documents, and Orama's BM25 formula:
+ *   the scores are Orama's `search` scores (up to the last bits of the average field length, which
+ *   Orama keeps as a running mean), and the ranking keeps Orama's tie rule (insertion order).
+ *
+ * The search keeps only the top `limit` by exact max-score pruning: each term bounds what it can add
+ * to one document (idf × the BM25 factor at its shortest document), terms are scored from the highest
+ * bound down, and once the terms left cannot lift an unseen document past the k-th best, they only
+ * add to the documents already in reach. Final scores are recomputed in query-token order.
+ */
 import { tokenizer as oramaTokenizer } from '@orama/orama/components';
-import { createFastTextIndexComponent } from './bm25-orama-index.js';
-import { TfPostings } from './bm25-postings.js';
-import { ORAMA_BM25, scoreTopK, type Bm25Parameters, type OramaTextIndex, type QueryWord } from './bm25-topk.js';
+import { encodeStrings, findString, decodeStrings, type StringTable } from './string-table.js';
 import { STOP_WORDS } from './stop-words.js';
+import { TopK, ranksAbove } from './top-k.js';
 
 // Orama matches query tokens as prefixes ("cat" would match "catalog"); a terminal mark on every
-// token makes each match a whole word.
+// token keeps the words whole (and the tokens the same as the earlier Orama-based index made).
 const WORD_END = '\u0001';
-const PROPERTY = 'text';
 
-/** Orama's English tokenizer (stemmed, stop words dropped), each token marked as a whole word. */
+/** Orama's English tokenizer (stemmed, stop words dropped, one of each token), each token marked as a whole word. */
 export function createWholeWordTokenizer() {
   const base = oramaTokenizer.createTokenizer({ language: 'english', stemming: true, stopWords: STOP_WORDS });
   // Orama's tokenize calls `this.normalizeToken` per word; this one remembers each word's marked
-  // token (or '' for a stop word) by the word alone, so a word is stemmed and marked once.
+  // token (or '' for a stop word), so a word is stemmed and marked once.
   const normalize = base.normalizeToken;
   const marked = new Map<string, string>();
   base.normalizeToken = function (this: typeof base, prop: string, word: string): string {
@@ -34,119 +49,402 @@ export function createWholeWordTokenizer() {
   };
 }
 
-/** The parts of an Orama 3 instance this lane reads (its own index and id table). */
-interface OramaInternals {
-  readonly tokenizer: { tokenize(raw: string, language?: string): string[] };
-  readonly data: { readonly index: OramaTextIndex };
-  readonly internalDocumentIDStore: { readonly internalIdToId: readonly string[]; readonly idToInternalId: ReadonlyMap<string, number> };
+/** BM25's parameters: term-frequency saturation `k`, length normalisation `b`, and BM25+'s floor `d`. */
+export interface Bm25Parameters {
+  readonly k: number;
+  readonly b: number;
+  readonly d: number;
 }
 
+/** Orama 3's BM25 parameters (its defaults). */
+export const ORAMA_BM25: Bm25Parameters = { k: 1.2, b: 0.75, d: 0.5 };
+
+/** A batch of documents' postings, as a segment stores them. */
+export interface Bm25Section {
+  /** Per document: the local round it belongs to. */
+  readonly owner: Uint32Array;
+  /** Per document: what it is within its round (the caption's image, as an index the segment defines; -1 for none). */
+  readonly tag: Int32Array;
+  /** Per document: its distinct tokens. */
+  readonly lengths: Uint32Array;
+  /** The terms, sorted in JS string order. */
+  readonly terms: StringTable;
+  /** Per term: the shortest document that holds it (what bounds its score). */
+  readonly minLength: Uint32Array;
+  /** Per term, and one more: where its documents start in `postings`. */
+  readonly starts: Uint32Array;
+  /** Documents per term, ascending. */
+  readonly postings: Uint32Array;
+}
+
+/** A document to index: its round (local), its tag, and its distinct tokens. */
+export interface Bm25Doc {
+  readonly owner: number;
+  readonly tag: number;
+  readonly tokens: readonly string[];
+}
+
+export function buildBm25Section(docs: readonly Bm25Doc[]): Bm25Section {
+  const docsOf = new Map<string, number[]>();
+  docs.forEach((doc, index) => {
+    for (const token of doc.tokens) {
+      const list = docsOf.get(token);
+      if (list) list.push(index);
+      else docsOf.set(token, [index]);
+    }
+  });
+  const terms = [...docsOf.keys()].sort();
+  const lengths = Uint32Array.from(docs, (doc) => doc.tokens.length);
+  return packSection(
+    Uint32Array.from(docs, (doc) => doc.owner),
+    Int32Array.from(docs, (doc) => doc.tag),
+    lengths,
+    terms,
+    terms.map((term) => docsOf.get(term)!),
+  );
+}
+
+/** A section to fold into a merge: which of its documents survive, and their new owners and tags. */
+export interface Bm25MergeInput {
+  readonly section: Bm25Section;
+  readonly keep: (doc: number) => boolean;
+  readonly owner: (owner: number) => number;
+  readonly tag: (tag: number) => number;
+}
+
+/** One section with the kept documents of `inputs`, in input order (so insertion order survives). */
+export function mergeBm25Sections(inputs: readonly Bm25MergeInput[]): Bm25Section {
+  const owners: number[] = [];
+  const tags: number[] = [];
+  const lengths: number[] = [];
+  const renumbered = inputs.map(({ section, keep, owner, tag }) => {
+    const next = new Int32Array(section.owner.length).fill(-1);
+    for (let doc = 0; doc < section.owner.length; doc++) {
+      if (!keep(doc)) continue;
+      next[doc] = owners.length;
+      owners.push(owner(section.owner[doc]!));
+      tags.push(tag(section.tag[doc]!));
+      lengths.push(section.lengths[doc]!);
+    }
+    return next;
+  });
+  const docsOf = new Map<string, number[]>();
+  inputs.forEach(({ section }, input) => {
+    const names = decodeStrings(section.terms);
+    const map = renumbered[input]!;
+    names.forEach((term, t) => {
+      let list: number[] | undefined;
+      for (let p = section.starts[t]!; p < section.starts[t + 1]!; p++) {
+        const doc = map[section.postings[p]!]!;
+        if (doc < 0) continue;
+        list ??= docsOf.get(term) ?? [];
+        list.push(doc);
+      }
+      if (list && !docsOf.has(term)) docsOf.set(term, list);
+    });
+  });
+  const terms = [...docsOf.keys()].sort();
+  return packSection(Uint32Array.from(owners), Int32Array.from(tags), Uint32Array.from(lengths), terms, terms.map((term) => docsOf.get(term)!));
+}
+
+function packSection(owner: Uint32Array, tag: Int32Array, lengths: Uint32Array, terms: readonly string[], docsOfTerm: readonly (readonly number[])[]): Bm25Section {
+  const starts = new Uint32Array(terms.length + 1);
+  let total = 0;
+  docsOfTerm.forEach((docs, t) => {
+    starts[t] = total;
+    total += docs.length;
+  });
+  starts[terms.length] = total;
+  const postings = new Uint32Array(total);
+  const minLength = new Uint32Array(terms.length);
+  docsOfTerm.forEach((docs, t) => {
+    let shortest = Infinity;
+    docs.forEach((doc, i) => {
+      postings[starts[t]! + i] = doc;
+      shortest = Math.min(shortest, lengths[doc]!);
+    });
+    minLength[t] = shortest;
+  });
+  return { owner, tag, lengths, terms: encodeStrings(terms), minLength, starts, postings };
+}
+
+/** A section in an index: which slot (the in-memory identity of a round) each document belongs to. */
+export interface Bm25Part {
+  readonly section: Bm25Section;
+  /** Per document: its round's slot; a slot `dead` marks is left out of every statistic and result. */
+  readonly docSlot: Int32Array;
+}
+
+/** A hit: the part and document, its slot, and its BM25 score. */
+export interface Bm25Hit {
+  readonly part: Bm25Part;
+  readonly doc: number;
+  readonly slot: number;
+  readonly score: number;
+}
+
+interface Term {
+  /** How many query tokens are this term (Orama adds a repeated token's score once per repeat). */
+  times: number;
+  readonly lists: { part: number; term: number }[];
+  idf: number;
+  bound: number;
+}
+
+const UNSEEN = 0;
+const CANDIDATE = 1;
+const REJECTED = 2;
+
 /**
- * BM25 over unit texts, on Orama. Orama tokenizes, indexes (radix tree, posting sets) and keeps the
- * statistics (document count, word occurrences, field lengths, tf); the search finds the query's
- * words in Orama's tree, scores with Orama's BM25 formula and its statistics, and keeps only the
- * top `limit` by exact max-score pruning (bm25-topk.ts). Orama's own `search` scores, sorts and
- * fetches every match, with a de-duplication quadratic in a common word's document count: 1 s a
- * query at 100k rounds. Results equal Orama's `search(..., { threshold: 1 })`, see bm25.test.ts.
+ * BM25 over the documents of several sections. Liveness comes from `dead` (by slot), shared with the
+ * other lanes; call `invalidate` after marking slots dead so the statistics are counted again.
  */
 export class Bm25Index {
-  private readonly postings = new TfPostings();
-  private readonly db: AnyOrama = create({
-    schema: { [PROPERTY]: 'string' } as const,
-    // Results are ranked by score here, never sorted by a field: Orama's sort index would be dead weight.
-    sort: { enabled: false },
-    components: {
-      tokenizer: createWholeWordTokenizer(),
-      index: createFastTextIndexComponent((doc, tokens, tf) => this.postings.add(doc, tokens, tf, tokens.length)),
-    },
-  });
-  private count = 0;
+  private parts: Bm25Part[] = [];
+  private bases: number[] = [];
+  private total = 0;
+  private stats: { docs: number; length: number; liveOfPart: number[] } | undefined;
+  private scores = new Float64Array(0);
+  private state = new Uint8Array(0);
 
   /** @param parameters BM25's k, b and d; scores equal Orama's `search` with the same `relevance`. */
-  constructor(private readonly parameters: Bm25Parameters = ORAMA_BM25) {}
+  constructor(
+    private readonly isDead: (slot: number) => boolean,
+    private readonly parameters: Bm25Parameters = ORAMA_BM25,
+  ) {}
 
+  get sections(): readonly Bm25Part[] {
+    return this.parts;
+  }
+
+  /** Live documents. */
   get size(): number {
-    return this.count;
+    return this.statistics().docs;
   }
 
-  insert(docs: readonly { id: string; text: string }[]): void {
-    if (docs.length === 0) return;
-    // Orama's insertMultiple is synchronous for synchronous components; it returns ids or a promise.
-    const result = insertMultiple(this.db, docs.map((doc) => ({ id: doc.id, text: doc.text })), docs.length);
-    if (result instanceof Promise) throw new Error('BM25 index expected synchronous inserts');
-    this.count += docs.length;
-  }
-
-  remove(ids: readonly string[]): void {
-    if (ids.length === 0) return;
-    // Read what the documents hold before Orama forgets it.
-    const frequencies = this.orama.data.index.frequencies[PROPERTY]!;
-    const docs = new Set<number>();
-    const words = new Set<string>();
-    for (const id of ids) {
-      const doc = this.orama.internalDocumentIDStore.idToInternalId.get(id);
-      const tfs = doc === undefined ? undefined : frequencies[doc];
-      if (!tfs) continue;
-      docs.add(doc!);
-      for (const word in tfs) words.add(word);
+  /** Replaces the parts (in order: their order is the tie order of equal scores). */
+  setParts(parts: readonly Bm25Part[]): void {
+    this.parts = [...parts];
+    this.bases = [];
+    let base = 0;
+    for (const part of this.parts) {
+      this.bases.push(base);
+      base += part.section.owner.length;
     }
-    const removed = removeMultiple(this.db, [...ids], ids.length);
-    if (removed instanceof Promise) throw new Error('BM25 index expected synchronous removals');
-    this.count -= removed;
-    this.postings.remove(docs, words);
+    this.total = base;
+    this.stats = undefined;
   }
 
-  /** Unit ids by BM25 score, best first (ties by insertion order); `accept` filters by unit id. */
-  search(query: string, limit: number, accept?: (id: string) => boolean): { id: string; score: number }[] {
-    if (this.count === 0 || query.trim() === '' || limit <= 0) return [];
-    const orama = this.orama;
-    const index = orama.data.index;
-    const root = index.indexes[PROPERTY]!.node;
-    // The same call Orama's search makes, so query tokens match indexed ones exactly.
-    const tokens = orama.tokenizer.tokenize(query, undefined);
-    const words: QueryWord[][] = tokens.map((token) =>
-      wordsWithPrefix(root, token).flatMap(({ word, docs }) => {
-        const list = this.postings.list(word);
-        return list ? [{ word, docs, list }] : [];
-      }),
-    );
-    const ids = orama.internalDocumentIDStore.internalIdToId;
-    const acceptDoc = accept && ((doc: number) => accept(ids[doc - 1]!));
-    const hits = scoreTopK(index, PROPERTY, words, count(this.db) as number, ids.length, limit, this.postings.lengths, acceptDoc, this.parameters);
-    return hits.map((hit) => ({ id: ids[hit.key - 1]!, score: hit.score }));
+  addPart(part: Bm25Part): void {
+    this.setParts([...this.parts, part]);
   }
 
-  private get orama(): OramaInternals {
-    return this.db as unknown as OramaInternals;
+  /** Counts the statistics again on the next search (after slots were marked dead). */
+  invalidate(): void {
+    this.stats = undefined;
+  }
+
+  /**
+   * The `limit` best documents for the tokens, best first (ties: the earlier part, then the earlier
+   * document). `accept` filters by slot, asked once per document reached.
+   */
+  search(tokens: readonly string[], limit: number, accept?: (slot: number) => boolean): Bm25Hit[] {
+    const { docs: docsCount, length, liveOfPart } = this.statistics();
+    if (docsCount === 0 || limit <= 0 || tokens.length === 0) return [];
+    const { k: K, b: B, d: D } = this.parameters;
+    const avg = length / docsCount;
+    // Orama's BM25 (components/algorithms.js), written the same way so scores match it.
+    const factor = (tf: number, fieldLength: number) => (D + tf * (K + 1)) / (tf + K * (1 - B + (B * fieldLength) / avg));
+
+    const byToken = new Map<string, Term>();
+    for (const token of tokens) {
+      const seen = byToken.get(token);
+      if (seen) {
+        seen.times++;
+        continue;
+      }
+      const lists: Term['lists'] = [];
+      let df = 0;
+      let shortest = Infinity;
+      this.parts.forEach((part, p) => {
+        const t = findString(part.section.terms, token);
+        if (t < 0) return;
+        const { starts, postings, owner } = part.section;
+        let live = starts[t + 1]! - starts[t]!;
+        if (liveOfPart[p]! < owner.length) {
+          live = 0;
+          for (let i = starts[t]!; i < starts[t + 1]!; i++) if (!this.isDead(part.docSlot[postings[i]!]!)) live++;
+        }
+        if (live === 0) return;
+        df += live;
+        shortest = Math.min(shortest, part.section.minLength[t]!);
+        lists.push({ part: p, term: t });
+      });
+      if (lists.length === 0) continue;
+      const idf = Math.log(1 + (docsCount - df + 0.5) / (df + 0.5));
+      // A hair of slack so rounding in the bound can never undercut an exact score.
+      byToken.set(token, { times: 1, lists, idf, bound: idf * factor(1 / shortest, shortest) * (1 + 1e-12) });
+    }
+    if (byToken.size === 0) return [];
+    const terms = [...byToken.values()].map((term) => ({ ...term, bound: term.bound * term.times })).sort((a, b) => b.bound - a.bound);
+
+    if (this.scores.length < this.total) {
+      this.scores = new Float64Array(this.total + 1024);
+      this.state = new Uint8Array(this.total + 1024);
+    }
+    const { scores, state } = this;
+    const touched: number[] = [];
+    const candidates: number[] = [];
+    try {
+      const rest = new Float64Array(terms.length);
+      for (let i = terms.length - 2; i >= 0; i--) rest[i] = rest[i + 1]! + terms[i + 1]!.bound;
+      let i = 0;
+      let best = 0;
+      let threshold = -Infinity;
+      for (; i < terms.length; i++) {
+        const { lists, idf, times } = terms[i]!;
+        const weight = times * idf;
+        for (const list of lists) {
+          const part = this.parts[list.part]!;
+          const base = this.bases[list.part]!;
+          const { starts, postings, lengths } = part.section;
+          for (let p = starts[list.term]!; p < starts[list.term + 1]!; p++) {
+            const doc = postings[p]!;
+            const global = base + doc;
+            const seen = state[global]!;
+            if (seen === REJECTED) continue;
+            if (seen === UNSEEN) {
+              touched.push(global);
+              const slot = part.docSlot[doc]!;
+              if (this.isDead(slot) || (accept && !accept(slot))) {
+                state[global] = REJECTED;
+                continue;
+              }
+              state[global] = CANDIDATE;
+              scores[global] = 0;
+              candidates.push(global);
+            }
+            const fieldLength = lengths[doc]!;
+            const score = (scores[global]! += weight * factor(1 / fieldLength, fieldLength));
+            if (score > best) best = score;
+          }
+        }
+        // Prune once the remaining terms cannot lift an unseen document past the k-th best.
+        if (i + 1 < terms.length && candidates.length >= limit && rest[i]! < best) {
+          threshold = this.kthBest(candidates, limit);
+          if (rest[i]! < threshold) break;
+        }
+      }
+
+      let pool = candidates;
+      if (i < terms.length - 1) {
+        const left = rest[i]!;
+        pool = [];
+        for (const global of candidates) {
+          if (scores[global]! + left >= threshold) pool.push(global);
+          else state[global] = REJECTED;
+        }
+        // The terms left only add to documents still in reach, by scanning their arrays.
+        for (let j = i + 1; j < terms.length; j++) {
+          const { lists, idf, times } = terms[j]!;
+          const weight = times * idf;
+          for (const list of lists) {
+            const part = this.parts[list.part]!;
+            const base = this.bases[list.part]!;
+            const { starts, postings, lengths } = part.section;
+            for (let p = starts[list.term]!; p < starts[list.term + 1]!; p++) {
+              const doc = postings[p]!;
+              if (state[base + doc] !== CANDIDATE) continue;
+              const fieldLength = lengths[doc]!;
+              scores[base + doc]! += weight * factor(1 / fieldLength, fieldLength);
+            }
+          }
+        }
+      }
+
+      // The k-th best with a margin for summation order, then exact scores in query-token order.
+      const cut = this.kthBest(pool, limit);
+      const margin = Math.abs(cut) * 1e-9 + 1e-12;
+      const exact = pool
+        .filter((global) => scores[global]! >= cut - margin)
+        .map((global) => {
+          const p = this.partOf(global);
+          const part = this.parts[p]!;
+          const doc = global - this.bases[p]!;
+          const fieldLength = part.section.lengths[doc]!;
+          let score: number | undefined;
+          for (const token of tokens) {
+            const term = byToken.get(token);
+            const list = term?.lists.find((candidate) => candidate.part === p);
+            if (!term || !list || !holds(part.section, list.term, doc)) continue;
+            const tf = 1 / fieldLength;
+            const add = (term.idf * (D + tf * (K + 1))) / (tf + K * (1 - B + (B * fieldLength) / avg));
+            score = score === undefined ? add : score + add;
+          }
+          return { key: global, score: score ?? 0 };
+        });
+      exact.sort((a, b) => (ranksAbove(a.key, a.score, b.key, b.score) ? -1 : ranksAbove(b.key, b.score, a.key, a.score) ? 1 : 0));
+      return exact.slice(0, limit).map(({ key, score }) => {
+        const p = this.partOf(key);
+        const part = this.parts[p]!;
+        const doc = key - this.bases[p]!;
+        return { part, doc, slot: part.docSlot[doc]!, score };
+      });
+    } finally {
+      for (const global of touched) state[global] = UNSEEN;
+    }
+  }
+
+  private statistics(): { docs: number; length: number; liveOfPart: number[] } {
+    if (!this.stats) {
+      let docs = 0;
+      let length = 0;
+      const liveOfPart = this.parts.map((part) => {
+        let live = 0;
+        const { lengths } = part.section;
+        for (let doc = 0; doc < lengths.length; doc++) {
+          if (this.isDead(part.docSlot[doc]!)) continue;
+          live++;
+          length += lengths[doc]!;
+        }
+        docs += live;
+        return live;
+      });
+      this.stats = { docs, length, liveOfPart };
+    }
+    return this.stats;
+  }
+
+  private partOf(global: number): number {
+    let low = 0;
+    let high = this.bases.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >>> 1;
+      if (this.bases[middle]! <= global) low = middle;
+      else high = middle - 1;
+    }
+    return low;
+  }
+
+  /** The `limit`-th best score among the documents (-Infinity when there are fewer). */
+  private kthBest(docs: readonly number[], limit: number): number {
+    if (docs.length < limit) return -Infinity;
+    const top = new TopK(limit);
+    for (const doc of docs) top.offer(doc, this.scores[doc]!);
+    return top.threshold;
   }
 }
 
-type RadixNode = OramaTextIndex['indexes'][string]['node'];
-
-/**
- * What Orama's radix `find({ term, exact: false, tolerance: 0 })` returns, without its per-word
- * de-duplication by `Array.includes`: every indexed word starting with `term`, with its posting set.
- * For whole-word tokens that is the word itself.
- */
-function wordsWithPrefix(root: RadixNode, term: string): { word: string; docs: ReadonlySet<number> }[] {
-  let node = root;
-  let at = 0;
-  while (at < term.length) {
-    const child = node.c.get(term[at]!);
-    if (!child) return [];
-    const label = child.s;
-    let j = 0;
-    while (j < label.length && at + j < term.length && label[j] === term[at + j]) j++;
-    if (j < label.length && at + j < term.length) return [];
-    node = child;
-    at += j;
+/** Does term `t` of the section hold `doc`? (Binary search in its ascending postings.) */
+function holds(section: Bm25Section, t: number, doc: number): boolean {
+  let low = section.starts[t]!;
+  let high = section.starts[t + 1]! - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const value = section.postings[middle]!;
+    if (value === doc) return true;
+    if (value < doc) low = middle + 1;
+    else high = middle - 1;
   }
-  const out: { word: string; docs: ReadonlySet<number> }[] = [];
-  const stack = [node];
-  while (stack.length > 0) {
-    const next = stack.pop()!;
-    if (next.e && next.d.size > 0) out.push({ word: next.w, docs: next.d });
-    for (const child of next.c.values()) stack.push(child);
-  }
-  return out;
+  return false;
 }

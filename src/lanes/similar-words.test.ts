@@ -1,54 +1,74 @@
 import { describe, expect, it } from 'vitest';
 import { topicWordVectors } from '../testing/word-vectors.js';
-import { SimilarWordsIndex } from './similar-words.js';
+import { SimilarWordsIndex, buildWordsSection, mergeWordsSections, wordRowsOf, type WordsPart } from './similar-words.js';
 
 describe('SimilarWordsIndex', () => {
+  const vectors = topicWordVectors();
+  /** Rounds as slots (one section per `put`), with a dead set the index reads. */
   const build = () => {
-    const texts = new Map<string, string>();
-    const index = new SimilarWordsIndex(topicWordVectors(), (roundId) => texts.get(roundId)!);
+    const names: string[] = [];
+    const dead = new Set<number>();
+    const index = new SimilarWordsIndex(vectors, (slot) => dead.has(slot));
+    const parts: WordsPart[] = [];
     const put = (roundId: string, text: string) => {
-      texts.set(roundId, text);
-      index.set(roundId);
+      const old = names.lastIndexOf(roundId);
+      if (old >= 0) dead.add(old);
+      names.push(roundId);
+      const part = { section: buildWordsSection([{ local: 0, rows: wordRowsOf(text, vectors) }]), roundSlot: Int32Array.of(names.length - 1) };
+      parts.push(part);
+      index.addPart(part);
     };
     put('kick', 'John: I started kickboxing last week');
     put('rome', 'John: We flew to Rome in May');
     put('soup', 'John: I made banana soup');
-    return Object.assign(index, { put });
+    const ids = (text: string, limit = 10, accept?: (roundId: string) => boolean) =>
+      index.search(text, limit, names.length, accept && ((slot) => accept(names[slot]!))).map((hit) => names[hit.slot]!);
+    return { index, put, ids, dead, names, parts };
   };
 
   it('finds the round naming an instance of what the question names, though no word is shared', () => {
-    expect(build().search('What martial arts has John done?', 10).map((hit) => hit.roundId)[0]).toBe('kick');
-    expect(build().search('Which cities has John visited?', 10).map((hit) => hit.roundId)[0]).toBe('rome');
+    expect(build().ids('What martial arts has John done?')[0]).toBe('kick');
+    expect(build().ids('Which cities has John visited?')[0]).toBe('rome');
   });
 
   it('leaves out rounds with no related word (cosine under the threshold)', () => {
-    const ids = build().search('martial', 10).map((hit) => hit.roundId);
-    expect(ids).toEqual(['kick']);
+    expect(build().ids('martial')).toEqual(['kick']);
   });
 
   it('counts a word the round holds itself as fully similar, and weighs rare question words more', () => {
-    const index = build();
-    index.put('karate', 'karate');
-    const hits = index.search('karate', 10);
-    expect(hits.map((hit) => hit.roundId)).toEqual(['karate', 'kick']);
+    const memory = build();
+    memory.put('karate', 'karate');
+    const hits = memory.index.search('karate', 10, memory.names.length);
+    expect(hits.map((hit) => memory.names[hit.slot])).toEqual(['karate', 'kick']);
     expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score);
     // "john" is in three rounds of four, "paris" (≈ "rome") in none: the rare word decides.
-    expect(index.search('john paris', 10).map((hit) => hit.roundId)[0]).toBe('rome');
+    expect(memory.ids('john paris')[0]).toBe('rome');
   });
 
-  it('forgets removed rounds, re-reads re-set ones, and keeps to accepted rounds', () => {
-    const index = build();
-    index.remove('kick');
-    expect(index.search('martial', 10)).toEqual([]);
-    index.put('rome', 'I practise karate');
-    expect(index.search('martial', 10).map((hit) => hit.roundId)).toEqual(['rome']);
-    expect(index.search('paris', 10).map((hit) => hit.roundId)).toEqual([]);
-    index.put('kick', 'kickboxing again');
-    expect(index.search('martial', 10, (roundId) => roundId !== 'rome').map((hit) => hit.roundId)).toEqual(['kick']);
+  it('leaves dead rounds out, takes a round written again in its new words, and keeps to accepted rounds', () => {
+    const memory = build();
+    memory.dead.add(0);
+    expect(memory.ids('martial')).toEqual([]);
+    memory.put('rome', 'I practise karate');
+    expect(memory.ids('martial')).toEqual(['rome']);
+    expect(memory.ids('paris')).toEqual([]);
+    memory.put('kick', 'kickboxing again');
+    expect(memory.ids('martial', 10, (roundId) => roundId !== 'rome')).toEqual(['kick']);
+  });
+
+  it('a merged section answers as the sections it was made of did', () => {
+    const memory = build();
+    memory.put('karate', 'karate');
+    memory.dead.add(1);
+    const before = ['martial arts', 'john paris', 'banana', 'karate'].map((question) => memory.ids(question));
+    const renumber = (slot: number) => (memory.dead.has(slot) ? Int32Array.of(-1) : Int32Array.of(slot));
+    const merged = mergeWordsSections(memory.parts.map((part, slot) => ({ section: part.section, renumber: renumber(slot) })));
+    memory.index.setParts([{ section: merged, roundSlot: Int32Array.of(0, 1, 2, 3) }]);
+    expect(['martial arts', 'john paris', 'banana', 'karate'].map((question) => memory.ids(question))).toEqual(before);
   });
 
   it('answers nothing for a question of function words or unknown words, or a limit of 0', () => {
-    expect(build().search('what did they do?', 10)).toEqual([]);
-    expect(build().search('martial', 0)).toEqual([]);
+    expect(build().ids('what did they do?')).toEqual([]);
+    expect(build().ids('martial', 0)).toEqual([]);
   });
 });

@@ -1,4 +1,3 @@
-import type { AcceptRound, LaneHit } from '../core/run.js';
 import type { WordVectors } from '../types.js';
 import { STOP_WORDS } from './stop-words.js';
 import { TopK } from './top-k.js';
@@ -14,7 +13,7 @@ const IGNORED = new Set([...STOP_WORDS, ...FILLERS]);
 const SIMILAR_WORD_MIN = 0.4;
 
 /** The distinct table rows of a text's words, function words and words the table lacks left out. */
-function rowsOf(text: string, vectors: WordVectors): number[] {
+export function wordRowsOf(text: string, vectors: WordVectors): number[] {
   const rows = new Set<number>();
   for (const word of text.toLowerCase().match(/[a-z]+/g) ?? []) {
     if (IGNORED.has(word)) continue;
@@ -25,102 +24,181 @@ function rowsOf(text: string, vectors: WordVectors): number[] {
 }
 
 /**
+ * A batch of rounds' words as a segment stores them: the local rounds it indexes (those with text,
+ * ascending), and per table row (sorted) the local rounds that hold the word (ascending).
+ */
+export interface WordsSection {
+  readonly members: Uint32Array;
+  readonly rows: Uint32Array;
+  readonly starts: Uint32Array;
+  readonly holders: Uint32Array;
+}
+
+/** The section of the given rounds (local number, ascending) and their words' rows. */
+export function buildWordsSection(rounds: readonly { readonly local: number; readonly rows: readonly number[] }[]): WordsSection {
+  const holdersOf = new Map<number, number[]>();
+  for (const { local, rows } of rounds) {
+    for (const row of rows) {
+      const list = holdersOf.get(row);
+      if (list) list.push(local);
+      else holdersOf.set(row, [local]);
+    }
+  }
+  return pack(Uint32Array.from(rounds, (round) => round.local), holdersOf);
+}
+
+/** A section to fold into a merge: each local round's new number, or -1 to drop it. */
+export interface WordsMergeInput {
+  readonly section: WordsSection;
+  readonly renumber: Int32Array;
+}
+
+/** One section with the rounds of `inputs` that survive, renumbered (inputs in order, so members stay ascending). */
+export function mergeWordsSections(inputs: readonly WordsMergeInput[]): WordsSection {
+  const holdersOf = new Map<number, number[]>();
+  const members: number[] = [];
+  for (const { section, renumber } of inputs) {
+    for (const local of section.members) if (renumber[local]! >= 0) members.push(renumber[local]!);
+    for (let r = 0; r < section.rows.length; r++) {
+      const row = section.rows[r]!;
+      for (let p = section.starts[r]!; p < section.starts[r + 1]!; p++) {
+        const local = renumber[section.holders[p]!]!;
+        if (local < 0) continue;
+        const list = holdersOf.get(row);
+        if (list) list.push(local);
+        else holdersOf.set(row, [local]);
+      }
+    }
+  }
+  return pack(Uint32Array.from(members), holdersOf);
+}
+
+function pack(members: Uint32Array, holdersOf: Map<number, number[]>): WordsSection {
+  const rows = Uint32Array.from([...holdersOf.keys()].sort((a, b) => a - b));
+  const starts = new Uint32Array(rows.length + 1);
+  let total = 0;
+  rows.forEach((row, r) => {
+    starts[r] = total;
+    total += holdersOf.get(row)!.length;
+  });
+  starts[rows.length] = total;
+  const holders = new Uint32Array(total);
+  rows.forEach((row, r) => {
+    const list = holdersOf.get(row)!;
+    list.sort((a, b) => a - b);
+    holders.set(list, starts[r]!);
+  });
+  return { members, rows, starts, holders };
+}
+
+/** A section in the index: each local round's slot. */
+export interface WordsPart {
+  readonly section: WordsSection;
+  readonly roundSlot: Int32Array;
+}
+
+/**
  * The `similar-words` signal over whole rounds: every question word is matched to the round's most
  * similar word by the word vectors, and a round scores the sum of those similarities, each weighted
  * by how rare the question word is in this memory (its IDF). A word the round holds itself counts 1,
  * so this is BM25's matching made soft, not a second sentence vector.
  *
- * Rounds are read on the first search after they change, not when added, so opening a large memory
- * costs nothing here and no copy of their text is kept meanwhile: `textOf` reads it then. A search
- * compares the question's words with the memory's distinct words once each, then walks the postings
- * of the related ones only.
+ * The rounds' words are stored as table rows (segments keep them), so opening reads them and looks
+ * at no text. A search compares the question's words with the memory's distinct words once each,
+ * then walks the holders of the related ones only.
  */
 export class SimilarWordsIndex {
-  private readonly pending = new Set<string>();
-  private readonly slotOf = new Map<string, number>();
-  private readonly roundIdAt: (string | undefined)[] = [];
-  private readonly rowsAt: (readonly number[] | undefined)[] = [];
-  private readonly freeSlots: number[] = [];
-  /** Per table row, the slots of the rounds that hold the word. */
-  private readonly postings = new Map<number, number[]>();
+  private parts: WordsPart[] = [];
+  private best = new Float32Array(0);
+  private similarities = new Float32Array(0);
 
   constructor(
     private readonly vectors: WordVectors,
-    private readonly textOf: (roundId: string) => string,
+    private readonly isDead: (slot: number) => boolean,
   ) {}
 
-  /** Indexes (or re-indexes) a round's whole text, read with `textOf` on the next search. */
-  set(roundId: string): void {
-    this.remove(roundId);
-    this.pending.add(roundId);
+  get sections(): readonly WordsPart[] {
+    return this.parts;
   }
 
-  remove(roundId: string): void {
-    this.pending.delete(roundId);
-    const slot = this.slotOf.get(roundId);
-    if (slot === undefined) return;
-    for (const row of this.rowsAt[slot]!) {
-      const slots = this.postings.get(row)!;
-      // Removal is rare (forget, update); postings stay plain arrays for the searches.
-      slots.splice(slots.indexOf(slot), 1);
-      if (slots.length === 0) this.postings.delete(row);
-    }
-    this.slotOf.delete(roundId);
-    this.roundIdAt[slot] = undefined;
-    this.rowsAt[slot] = undefined;
-    this.freeSlots.push(slot);
+  setParts(parts: readonly WordsPart[]): void {
+    this.parts = [...parts];
   }
 
-  private indexPending(): void {
-    for (const roundId of this.pending) {
-      const slot = this.freeSlots.pop() ?? this.roundIdAt.length;
-      const rows = rowsOf(this.textOf(roundId), this.vectors);
-      this.slotOf.set(roundId, slot);
-      this.roundIdAt[slot] = roundId;
-      this.rowsAt[slot] = rows;
-      for (const row of rows) {
-        let slots = this.postings.get(row);
-        if (!slots) this.postings.set(row, (slots = []));
-        slots.push(slot);
-      }
-    }
-    this.pending.clear();
+  addPart(part: WordsPart): void {
+    this.parts.push(part);
   }
 
-  /** The best `limit` rounds for `text`, best first; rounds with no related word at all are left out. */
-  search(text: string, limit: number, accept?: AcceptRound): LaneHit[] {
-    this.indexPending();
-    const query = rowsOf(text, this.vectors);
+  /** The best `limit` slots for `text`, best first (ties by slot); rounds with no related word at all are left out. */
+  search(text: string, limit: number, slots: number, accept?: (slot: number) => boolean): { slot: number; score: number }[] {
+    const query = wordRowsOf(text, this.vectors);
     if (query.length === 0 || limit <= 0) return [];
-    const rounds = this.slotOf.size;
-    const weights = query.map((row) => Math.log((rounds + 1) / ((this.postings.get(row)?.length ?? 0) + 0.5)));
-    // best[slot × words + word]: the round's most similar word to each question word.
+    let rounds = 0;
+    const holding = new Float64Array(query.length);
+    for (const { section, roundSlot } of this.parts) {
+      for (const local of section.members) if (!this.isDead(roundSlot[local]!)) rounds++;
+      query.forEach((row, word) => {
+        const r = findRow(section.rows, row);
+        if (r < 0) return;
+        for (let p = section.starts[r]!; p < section.starts[r + 1]!; p++) if (!this.isDead(roundSlot[section.holders[p]!]!)) holding[word]!++;
+      });
+    }
     const words = query.length;
-    const best = new Float32Array(this.roundIdAt.length * words);
+    const weights = query.map((_, word) => Math.log((rounds + 1) / (holding[word]! + 0.5)));
+    // similarities[row × words + word], NaN until computed: each memory word is compared once per question word.
+    const tableRows = this.vectors.size;
+    if (this.similarities.length < tableRows * words) this.similarities = new Float32Array(tableRows * words);
+    const similarities = this.similarities;
+    similarities.fill(Number.NaN, 0, tableRows * words);
+    // best[slot × words + word]: the round's most similar word to each question word.
+    if (this.best.length < slots * words) this.best = new Float32Array(slots * words);
+    const best = this.best;
     const touched: number[] = [];
-    const isTouched = new Uint8Array(this.roundIdAt.length);
-    for (const [row, slots] of this.postings) {
-      for (let word = 0; word < words; word++) {
-        const similarity = query[word] === row ? 1 : this.vectors.similarity(query[word]!, row);
-        if (similarity < SIMILAR_WORD_MIN) continue;
-        for (const slot of slots) {
-          const at = slot * words + word;
-          if (similarity <= best[at]!) continue;
-          if (isTouched[slot] === 0) {
-            isTouched[slot] = 1;
-            touched.push(slot);
+    const isTouched = new Uint8Array(slots);
+    for (const { section, roundSlot } of this.parts) {
+      for (let r = 0; r < section.rows.length; r++) {
+        const row = section.rows[r]!;
+        for (let word = 0; word < words; word++) {
+          let similarity = similarities[row * words + word]!;
+          if (Number.isNaN(similarity)) {
+            similarity = query[word] === row ? 1 : this.vectors.similarity(query[word]!, row);
+            similarities[row * words + word] = similarity;
           }
-          best[at] = similarity;
+          if (similarity < SIMILAR_WORD_MIN) continue;
+          for (let p = section.starts[r]!; p < section.starts[r + 1]!; p++) {
+            const slot = roundSlot[section.holders[p]!]!;
+            const at = slot * words + word;
+            if (isTouched[slot] === 0) {
+              if (this.isDead(slot)) continue;
+              isTouched[slot] = 1;
+              touched.push(slot);
+              best.fill(0, slot * words, slot * words + words);
+            }
+            if (similarity > best[at]!) best[at] = similarity;
+          }
         }
       }
     }
     const top = new TopK(limit);
     for (const slot of touched) {
-      if (accept && !accept(this.roundIdAt[slot]!)) continue;
+      if (accept && !accept(slot)) continue;
       let score = 0;
       for (let word = 0; word < words; word++) score += weights[word]! * best[slot * words + word]!;
       top.offer(slot, score);
     }
-    return top.sorted().map(({ key, score }) => ({ unitId: this.roundIdAt[key]!, roundId: this.roundIdAt[key]!, score }));
+    return top.sorted().map(({ key, score }) => ({ slot: key, score }));
   }
+}
+
+function findRow(rows: Uint32Array, row: number): number {
+  let low = 0;
+  let high = rows.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const value = rows[middle]!;
+    if (value === row) return middle;
+    if (value < row) low = middle + 1;
+    else high = middle - 1;
+  }
+  return -1;
 }

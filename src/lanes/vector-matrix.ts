@@ -1,181 +1,203 @@
-import { simdDots, simdStride, type DotsFunction } from './simd-dots.js';
-import { TopK, ranksAbove } from './top-k.js';
+import { int8Stride, jsInt8Dots, querySteps, simdInt8Dots, type Int8DotsFunction } from './int8-dots.js';
 
 const PAGE_BYTES = 65_536;
 
+/** A vector as int8 values and the scale that maps them back: vector ≈ scale × values. */
+export interface QuantizedVector {
+  readonly values: Int8Array;
+  readonly scale: number;
+}
+
 /**
- * A row-per-vector store searched by dot product (vectors are unit length), in one contiguous
- * Float32Array: WebAssembly memory scanned by a SIMD kernel where the browser has one, a plain
- * buffer and a JS loop where not. Layout: rows (`stride` floats each, zero-padded) from byte 0,
- * then scratch space for the query and the per-row scores.
+ * int8 with one scale per vector: the largest component maps to ±127. On unit vectors of 512
+ * dimensions that rounds a dot product by about 3e-4 (one step is 1/127 of the largest component).
+ * Quantizing a vector that was dequantized from int8 gives back the same values and scale.
+ */
+export function quantize(vector: Float32Array): QuantizedVector {
+  let max = 0;
+  for (let i = 0; i < vector.length; i++) max = Math.max(max, Math.abs(vector[i]!));
+  const values = new Int8Array(vector.length);
+  if (max === 0) return { values, scale: 0 };
+  const scale = max / 127;
+  for (let i = 0; i < vector.length; i++) values[i] = Math.max(-127, Math.min(127, Math.round(vector[i]! / scale)));
+  return { values, scale: Math.fround(scale) };
+}
+
+/**
+ * Rows of int8 vectors (one scale each) searched by dot product: WebAssembly memory scanned by an
+ * integer SIMD kernel where the runtime has one, a plain buffer and a JS loop where not; both give
+ * the same exact integer sums, so ranks and scores never depend on SIMD. A row is a quarter of its
+ * float32 size. Layout: rows (`stride` bytes each, zero-padded) from byte 0, then scratch space for
+ * int16 queries and int32 sums. Rows are only appended; `compact` drops the ones a caller no longer wants.
  */
 export class VectorMatrix {
   readonly dimension: number;
   private readonly stride: number;
+  private readonly steps: number;
   private readonly memory: WebAssembly.Memory | undefined;
-  private readonly dots: DotsFunction | undefined;
-  private floats: Float32Array;
+  private buffer: ArrayBuffer;
+  private dots: Int8DotsFunction;
+  private bytes: Int8Array;
+  private scales: Float32Array;
   private capacity: number;
-  private readonly ids: string[] = [];
-  private readonly rowOf = new Map<string, number>();
+  private rows = 0;
+  /** Queries the scratch space holds. */
+  private queryRoom = 4;
 
   constructor(dimension: number, initialCapacity = 256) {
     this.dimension = dimension;
-    this.stride = simdStride(dimension);
-    this.capacity = initialCapacity;
-    const bytes = this.bytesFor(initialCapacity);
-    const memory = typeof WebAssembly === 'object' ? new WebAssembly.Memory({ initial: Math.ceil(bytes / PAGE_BYTES) }) : undefined;
-    this.dots = memory && simdDots(memory);
-    this.memory = this.dots ? memory : undefined;
-    this.floats = this.memory ? new Float32Array(this.memory.buffer) : new Float32Array(bytes / 4);
+    this.stride = int8Stride(dimension);
+    this.steps = querySteps(this.stride);
+    this.capacity = Math.max(1, initialCapacity);
+    const size = this.bytesFor(this.capacity, this.queryRoom);
+    const memory = typeof WebAssembly === 'object' ? new WebAssembly.Memory({ initial: Math.ceil(size / PAGE_BYTES) }) : undefined;
+    const simd = memory && simdInt8Dots(memory);
+    this.memory = simd ? memory : undefined;
+    this.buffer = this.memory ? this.memory.buffer : new ArrayBuffer(size);
+    this.dots = simd ?? jsInt8Dots(this.buffer);
+    this.bytes = new Int8Array(this.buffer);
+    this.scales = new Float32Array(this.capacity);
   }
 
   get size(): number {
-    return this.ids.length;
+    return this.rows;
   }
 
-  has(id: string): boolean {
-    return this.rowOf.has(id);
-  }
-
-  add(id: string, vector: Float32Array): void {
-    this.addMany([id], [vector]);
-  }
-
-  /** Adds one row per id (room made once for all); ids already present are skipped. */
-  addMany(ids: readonly string[], vectors: readonly Float32Array[]): void {
-    this.reserve(this.ids.length + ids.length);
-    const { dimension, stride } = this;
-    for (let i = 0; i < ids.length; i++) {
-      const id = ids[i]!;
-      const vector = vectors[i]!;
-      if (vector.length !== dimension) {
-        throw new RangeError(`vector for ${id} has ${vector.length} dimensions, the lane holds ${dimension}`);
-      }
-      if (this.rowOf.has(id)) continue;
-      const row = this.ids.length;
-      const at = row * stride;
-      this.floats.set(vector, at);
-      if (stride > dimension) this.floats.fill(0, at + dimension, at + stride);
-      this.ids.push(id);
-      this.rowOf.set(id, row);
+  /** Appends one row per vector (quantized); returns the first new row. */
+  addVectors(vectors: readonly Float32Array[]): number {
+    const first = this.rows;
+    this.reserve(this.rows + vectors.length, this.queryRoom);
+    for (const vector of vectors) {
+      if (vector.length !== this.dimension) throw new RangeError(`a vector has ${vector.length} dimensions, the lane holds ${this.dimension}`);
+      const { values, scale } = quantize(vector);
+      this.put(values, 0, scale);
     }
+    return first;
   }
 
-  /** A copy of the stored vector, or undefined. */
-  get(id: string): Float32Array | undefined {
-    const row = this.rowOf.get(id);
-    return row === undefined ? undefined : this.floats.slice(row * this.stride, row * this.stride + this.dimension);
-  }
-
-  /** Removes a row by moving the last row into its place. */
-  remove(id: string): void {
-    const row = this.rowOf.get(id);
-    if (row === undefined) return;
-    const last = this.ids.length - 1;
-    if (row !== last) {
-      const lastId = this.ids[last]!;
-      this.floats.copyWithin(row * this.stride, last * this.stride, (last + 1) * this.stride);
-      this.ids[row] = lastId;
-      this.rowOf.set(lastId, row);
+  /** Appends `count` rows already quantized: `values` holds them one after the other, `dimension` bytes each. */
+  addQuantized(values: Int8Array, scales: Float32Array, count: number): number {
+    if (values.length !== count * this.dimension || scales.length !== count) throw new RangeError(`${count} rows of ${this.dimension} dimensions need ${count * this.dimension} values and ${count} scales`);
+    const first = this.rows;
+    this.reserve(this.rows + count, this.queryRoom);
+    if (this.stride === this.dimension) {
+      this.bytes.set(values, first * this.stride);
+      this.scales.set(scales, first);
+      this.rows += count;
+    } else {
+      for (let row = 0; row < count; row++) this.put(values, row * this.dimension, scales[row]!);
     }
-    this.ids.pop();
-    this.rowOf.delete(id);
+    return first;
   }
 
-  clear(): void {
-    this.ids.length = 0;
-    this.rowOf.clear();
+  /** A row's stored values and scale (a copy of the values). */
+  quantized(row: number): QuantizedVector {
+    this.check(row);
+    const at = row * this.stride;
+    return { values: this.bytes.slice(at, at + this.dimension), scale: this.scales[row]! };
+  }
+
+  /** A row as floats (scale × values): what the memory hands out as the unit's vector. */
+  vector(row: number): Float32Array {
+    const { values, scale } = this.quantized(row);
+    const out = new Float32Array(this.dimension);
+    for (let i = 0; i < out.length; i++) out[i] = values[i]! * scale;
+    return out;
   }
 
   /**
-   * The `limit` rows most similar to `query`, best first (ties by insertion order); `accept` filters
-   * by id and is only asked about rows that score high enough to matter.
-   * Scores are exact float64 sums: the fast float32 scan only shortlists (with a margin far above
-   * its rounding error), and the shortlist is rescored, so ranks and scores never depend on SIMD.
+   * Dot products of each query with every row: `scores[q][row]`, valid until the next call. The
+   * query is scaled to int16 (an error far below the rows' int8 step); a score is the exact integer
+   * sum times both scales, computed in float64.
    */
-  nearest(query: Float32Array, limit: number, accept?: (id: string) => boolean): { id: string; score: number }[] {
-    const rows = this.ids.length;
-    if (rows === 0 || limit <= 0) return [];
-    const scores = this.scan(query);
-    const top = new TopK(limit);
-    for (let row = 0; row < rows; row++) {
-      const score = scores[row]!;
-      if (top.full && score < top.threshold) continue;
-      if (accept && !accept(this.ids[row]!)) continue;
-      top.offer(row, score);
-    }
-    let norm = 0;
-    for (let i = 0; i < this.dimension; i++) norm += query[i]! * query[i]!;
-    const cut = top.threshold - 1e-4 * Math.max(1, Math.sqrt(norm));
-    const shortlist: { row: number; score: number }[] = [];
-    for (let row = 0; row < rows; row++) {
-      if (scores[row]! < cut || (accept && !accept(this.ids[row]!))) continue;
-      shortlist.push({ row, score: this.exactDot(row, query) });
-    }
-    shortlist.sort((a, b) => (ranksAbove(a.row, a.score, b.row, b.score) ? -1 : 1));
-    return shortlist.slice(0, limit).map(({ row, score }) => ({ id: this.ids[row]!, score }));
-  }
-
-  /** Float32 dot products of `query` with every row (a view into scratch space, valid until the next call). */
-  private scan(query: Float32Array): Float32Array {
-    const rows = this.ids.length;
-    const { stride, dimension } = this;
+  scan(queries: readonly Float32Array[]): Float64Array[] {
+    const rows = this.rows;
+    if (rows === 0 || queries.length === 0) return queries.map(() => new Float64Array(0));
+    this.reserve(rows, queries.length);
+    const { stride } = this;
     const queryAt = this.capacity * stride;
-    const scoresAt = queryAt + stride;
-    this.floats.set(query.subarray(0, dimension), queryAt);
-    this.floats.fill(0, queryAt + dimension, queryAt + stride);
-    if (this.dots) {
-      this.dots(0, queryAt * 4, rows, stride, scoresAt * 4);
-    } else {
-      const data = this.floats;
-      for (let row = 0; row < rows; row++) {
-        let base = row * stride;
-        let s0 = 0;
-        let s1 = 0;
-        let s2 = 0;
-        let s3 = 0;
-        // Four running sums let the CPU overlap the multiply-adds.
-        for (let i = queryAt; i < queryAt + stride; i += 4, base += 4) {
-          s0 += data[base]! * data[i]!;
-          s1 += data[base + 1]! * data[i + 1]!;
-          s2 += data[base + 2]! * data[i + 2]!;
-          s3 += data[base + 3]! * data[i + 3]!;
-        }
-        data[scoresAt + row] = s0 + s1 + s2 + s3;
+    const sumsAt = queryAt + this.queryRoom * stride * 2;
+    const queryValues = new Int16Array(this.buffer, queryAt, queries.length * stride);
+    queryValues.fill(0);
+    const queryScales = queries.map((query, q) => {
+      let max = 0;
+      for (let i = 0; i < this.dimension; i++) max = Math.max(max, Math.abs(query[i] ?? 0));
+      if (max === 0) return 0;
+      const step = max / this.steps;
+      for (let i = 0; i < this.dimension; i++) queryValues[q * stride + i] = Math.round((query[i] ?? 0) / step);
+      return step;
+    });
+    this.dots(0, queryAt, rows, stride, sumsAt, queries.length);
+    const sums = new Int32Array(this.buffer, sumsAt, rows * queries.length);
+    return queries.map((_, q) => {
+      const out = new Float64Array(rows);
+      const queryScale = queryScales[q]!;
+      for (let row = 0; row < rows; row++) out[row] = sums[row * queries.length + q]! * this.scales[row]! * queryScale;
+      return out;
+    });
+  }
+
+  /** Keeps the rows `keep` says yes to, in order; returns each old row's new row (-1 when dropped). */
+  compact(keep: (row: number) => boolean): Int32Array {
+    const moved = new Int32Array(this.rows).fill(-1);
+    let next = 0;
+    for (let row = 0; row < this.rows; row++) {
+      if (!keep(row)) continue;
+      if (next !== row) {
+        this.bytes.copyWithin(next * this.stride, row * this.stride, (row + 1) * this.stride);
+        this.scales[next] = this.scales[row]!;
       }
+      moved[row] = next++;
     }
-    return this.floats.subarray(scoresAt, scoresAt + rows);
+    this.rows = next;
+    return moved;
   }
 
-  /** The dot product summed in float64, in dimension order. */
-  private exactDot(row: number, query: Float32Array): number {
-    const data = this.floats;
-    const base = row * this.stride;
-    let dot = 0;
-    for (let i = 0; i < this.dimension; i++) dot += data[base + i]! * query[i]!;
-    return dot;
+  clear(): void {
+    this.rows = 0;
   }
 
-  private bytesFor(capacity: number): number {
-    return (capacity * this.stride + this.stride + capacity) * 4;
+  private put(values: Int8Array, from: number, scale: number): void {
+    const at = this.rows * this.stride;
+    this.bytes.set(values.subarray(from, from + this.dimension), at);
+    if (this.stride > this.dimension) this.bytes.fill(0, at + this.dimension, at + this.stride);
+    this.scales[this.rows] = scale;
+    this.rows++;
   }
 
-  /** Makes room for `rows` rows; rows stay where they are (the memory only grows at its end). */
-  private reserve(rows: number): void {
-    if (rows <= this.capacity) return;
-    const capacity = Math.max(rows, this.capacity * 2);
-    const bytes = this.bytesFor(capacity);
+  private check(row: number): void {
+    if (!Number.isInteger(row) || row < 0 || row >= this.rows) throw new RangeError(`row ${row} is not in a matrix of ${this.rows} rows`);
+  }
+
+  private bytesFor(capacity: number, queries: number): number {
+    // Rows, then int16 queries, then int32 sums: each part starts 16-byte aligned since stride is.
+    return capacity * this.stride + queries * this.stride * 2 + capacity * queries * 4;
+  }
+
+  /** Makes room for `rows` rows and `queries` queries; rows stay where they are. */
+  private reserve(rows: number, queries: number): void {
+    if (rows <= this.capacity && queries <= this.queryRoom) return;
+    const capacity = rows <= this.capacity ? this.capacity : Math.max(rows, Math.ceil(this.capacity * 1.5));
+    const queryRoom = Math.max(queries, this.queryRoom);
+    const size = this.bytesFor(capacity, queryRoom);
     if (this.memory) {
-      const missing = bytes - this.memory.buffer.byteLength;
+      const missing = size - this.memory.buffer.byteLength;
       if (missing > 0) this.memory.grow(Math.ceil(missing / PAGE_BYTES));
-      this.floats = new Float32Array(this.memory.buffer);
+      this.buffer = this.memory.buffer;
     } else {
-      const grown = new Float32Array(bytes / 4);
-      grown.set(this.floats.subarray(0, this.ids.length * this.stride));
-      this.floats = grown;
+      const grown = new ArrayBuffer(size);
+      new Int8Array(grown).set(this.bytes.subarray(0, this.rows * this.stride));
+      this.buffer = grown;
+      this.dots = jsInt8Dots(grown);
+    }
+    this.bytes = new Int8Array(this.buffer);
+    if (capacity > this.capacity) {
+      const scales = new Float32Array(capacity);
+      scales.set(this.scales.subarray(0, this.rows));
+      this.scales = scales;
     }
     this.capacity = capacity;
+    this.queryRoom = queryRoom;
   }
 }
 

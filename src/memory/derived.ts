@@ -22,14 +22,6 @@ export interface DescribeRun {
   readonly unreadable: number;
 }
 
-/**
- * Pictures with bytes that have no description by `describerId` yet (never described, or described by
- * an older describer), in history order. Pictures a vision LLM has described are left alone.
- */
-export function imagesAwaitingDescription(rounds: readonly StoredRound[], describerId: string): ImageRef[] {
-  return rounds.flatMap(imagesOf).filter((ref) => ref.hasBytes && ref.derived?.by !== describerId && ref.derived?.by !== VISION_LLM_DESCRIBER);
-}
-
 /** The stored form of what a describer saw. */
 export function derivedDescription(description: ImageDescription, describerId: string): DerivedDescription {
   return { by: describerId, text: derivedText(description), labelled: labelledDescription(description) };

@@ -1,68 +1,110 @@
 import { roundsNearImages } from '../core/assemble.js';
-import { imagesOf, type StoredRound } from '../types.js';
+import type { RoundFacts } from '../storage/types.js';
+import { VISION_LLM_DESCRIBER } from './derived.js';
 
 /**
- * The rounds of a memory in history order, with the lookups every verb needs. Replaced whole on each
- * write, so a reader never sees a half-applied change.
+ * The rounds of a memory in history order, as their facts (ids, sessions, times, picture ids): what
+ * ranking, filters and every verb's checks need. The rounds themselves stay in storage. Appends,
+ * replacements and removals change it in place; a retrieval ranks on it synchronously and names the
+ * rounds it needs by id, so a change between ranking and reading never shifts what it returns.
  */
 export class History {
-  readonly rounds: readonly StoredRound[];
-  readonly indexOf: ReadonlyMap<string, number>;
-  private readonly imageIds: ReadonlySet<string>;
+  private facts: RoundFacts[];
+  private positions = new Map<string, number>();
+  private readonly roundOfImageId = new Map<string, string>();
   private nearImages: ReadonlySet<string> | undefined;
 
-  constructor(rounds: readonly StoredRound[] = []) {
-    this.rounds = rounds;
-    this.indexOf = new Map(rounds.map((round, index) => [round.id, index]));
-    this.imageIds = new Set(rounds.flatMap((round) => imagesOf(round).map((image) => image.id)));
+  constructor(rounds: readonly RoundFacts[] = []) {
+    this.facts = [...rounds];
+    this.facts.forEach((round, at) => this.index(round, at));
+  }
+
+  get rounds(): readonly RoundFacts[] {
+    return this.facts;
+  }
+
+  get indexOf(): ReadonlyMap<string, number> {
+    return this.positions;
   }
 
   get size(): number {
-    return this.rounds.length;
+    return this.facts.length;
   }
 
-  get(roundId: string): StoredRound | undefined {
-    const at = this.indexOf.get(roundId);
-    return at === undefined ? undefined : this.rounds[at];
+  get(roundId: string): RoundFacts | undefined {
+    const at = this.positions.get(roundId);
+    return at === undefined ? undefined : this.facts[at];
   }
 
   has(roundId: string): boolean {
-    return this.indexOf.has(roundId);
+    return this.positions.has(roundId);
   }
 
   hasImage(imageId: string): boolean {
-    return this.imageIds.has(imageId);
+    return this.roundOfImageId.has(imageId);
   }
 
-  roundOfImage(imageId: string): StoredRound | undefined {
-    if (!this.imageIds.has(imageId)) return undefined;
-    return this.rounds.find((round) => imagesOf(round).some((image) => image.id === imageId));
+  /** The id of the round holding the image. */
+  roundOfImage(imageId: string): string | undefined {
+    return this.roundOfImageId.get(imageId);
   }
 
   /** The `seq` the next added round gets. */
   nextSeq(): number {
-    const last = this.rounds[this.rounds.length - 1];
+    const last = this.facts[this.facts.length - 1];
     return last ? last.seq + 1 : 0;
   }
 
-  /** Rounds with an image within ±1 in their session (computed once per history). */
+  /** Rounds with an image within ±1 in their session (computed once per change). */
   roundsNearImages(): ReadonlySet<string> {
     this.nearImages ??= roundsNearImages(
-      this.rounds.map((round) => ({ id: round.id, sessionId: round.sessionId, hasImage: imagesOf(round).length > 0 })),
+      this.facts.map((round) => ({ id: round.id, sessionId: round.sessionId, hasImage: round.images.length > 0 })),
       1,
     );
     return this.nearImages;
   }
 
-  appended(rounds: readonly StoredRound[]): History {
-    return new History([...this.rounds, ...rounds]);
+  /**
+   * Pictures with bytes that have no description by `describerId` yet (never described, or described
+   * by an older describer), in history order. Pictures a vision LLM has described are left alone.
+   */
+  awaitingDescription(describerId: string): { roundId: string; imageId: string }[] {
+    return this.facts.flatMap((round) =>
+      round.images.filter((image) => image.hasBytes && image.describedBy !== describerId && image.describedBy !== VISION_LLM_DESCRIBER).map((image) => ({ roundId: round.id, imageId: image.id })),
+    );
   }
 
-  replaced(round: StoredRound): History {
-    return new History(this.rounds.map((candidate) => (candidate.id === round.id ? round : candidate)));
+  /** Adds rounds after the last (their `seq` follows it). */
+  append(rounds: readonly RoundFacts[]): void {
+    for (const round of rounds) {
+      this.index(round, this.facts.length);
+      this.facts.push(round);
+    }
+    this.nearImages = undefined;
   }
 
-  without(roundId: string): History {
-    return new History(this.rounds.filter((round) => round.id !== roundId));
+  /** Puts a round's new facts in its place (its `seq` is kept). */
+  replace(round: RoundFacts): void {
+    const at = this.positions.get(round.id);
+    if (at === undefined) throw new Error(`no round ${round.id} to replace`);
+    for (const image of this.facts[at]!.images) this.roundOfImageId.delete(image.id);
+    this.facts[at] = round;
+    for (const image of round.images) this.roundOfImageId.set(image.id, round.id);
+    this.nearImages = undefined;
+  }
+
+  remove(roundId: string): void {
+    const at = this.positions.get(roundId);
+    if (at === undefined) return;
+    for (const image of this.facts[at]!.images) this.roundOfImageId.delete(image.id);
+    this.facts.splice(at, 1);
+    this.positions = new Map();
+    this.facts.forEach((round, position) => this.positions.set(round.id, position));
+    this.nearImages = undefined;
+  }
+
+  private index(round: RoundFacts, at: number): void {
+    this.positions.set(round.id, at);
+    for (const image of round.images) this.roundOfImageId.set(image.id, round.id);
   }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ImageEmbedder } from '../encoders/types.js';
 import { VmemError } from '../errors.js';
-import { createMemory } from './memory.js';
+import { createMemory, memoryContents } from './memory.js';
 import { withAblation } from 'vmem/internal';
 import { createInMemoryStorage } from '../storage/memory-storage.js';
 import { createHashTextEncoder } from '../testing/hash-encoder.js';
@@ -53,10 +53,10 @@ describe('memory: building', () => {
   it('stores rounds in order with folded captions and voice transcripts', async () => {
     const { memory } = await filledMemory();
     expect(memory.size).toBe(7);
-    expect(memory.rounds().map((round) => round.id)).toEqual(['r1', 'r2', 'r3', 'r4', 'r5', 'r6', 'r7']);
-    expect(memory.get('r2')!.user.text).toBe('Here is my kitten [Image: a grey kitten on a sofa]');
-    expect(memory.get('r2')!.user.images[0]!.caption).toBe('a grey kitten on a sofa');
-    expect(memory.get('r5')!.user.text).toBe('[Audio: remind me to book the violin lesson]');
+    expect((await memory.rounds()).map((round) => round.id)).toEqual(['r1', 'r2', 'r3', 'r4', 'r5', 'r6', 'r7']);
+    expect((await memory.get('r2'))!.user.text).toBe('Here is my kitten [Image: a grey kitten on a sofa]');
+    expect((await memory.get('r2'))!.user.images[0]!.caption).toBe('a grey kitten on a sofa');
+    expect((await memory.get('r5'))!.user.text).toBe('[Audio: remind me to book the violin lesson]');
   });
 
   it('adds incrementally and never re-encodes what is stored', async () => {
@@ -99,10 +99,10 @@ describe('memory: building', () => {
   it('forgets a round everywhere', async () => {
     const { memory, storage } = await filledMemory();
     await memory.forget('r3');
-    expect(memory.get('r3')).toBeUndefined();
+    expect((await memory.get('r3'))).toBeUndefined();
     const result = await memory.retrieve('sister Lisbon');
     expect(result.trace.map((entry) => entry.roundId)).not.toContain('r3');
-    expect((await storage.loadAll()).rounds.map((round) => round.id)).not.toContain('r3');
+    expect((await storage.open()).rounds.map((round) => round.id)).not.toContain('r3');
   });
 });
 
@@ -119,8 +119,8 @@ describe('memory: bad input leaves memory unchanged', () => {
     const { memory, storage } = await filledMemory();
     await expect(memory.add(input)).rejects.toMatchObject({ code });
     expect(memory.size).toBe(7);
-    expect((await storage.loadAll()).rounds).toHaveLength(7);
-    expect(memory.get('ok')).toBeUndefined();
+    expect((await storage.open()).rounds).toHaveLength(7);
+    expect((await memory.get('ok'))).toBeUndefined();
   });
 
   it('rejects forgetting an unknown round', async () => {
@@ -318,7 +318,7 @@ describe('memory: retrieval filters', () => {
     await memory.forget('r1');
     await memory.update('r7', { user: { text: 'The piano teacher moved to Porto.' } });
     expect((await memory.search({ signal: 'bm25', text: 'violin' })).map((hit) => hit.unitId).sort()).toEqual(['r5#user', 'r8#user']);
-    expect((await memory.search({ signal: 'bm25', text: 'kitten sofa' })).map((hit) => hit.unitId)).toContain(`${memory.get('r2')!.user.images[0]!.id}#caption`);
+    expect((await memory.search({ signal: 'bm25', text: 'kitten sofa' })).map((hit) => hit.unitId)).toContain(`${(await memory.get('r2'))!.user.images[0]!.id}#caption`);
   });
 
   it('applies to single-signal search too', async () => {
@@ -369,7 +369,7 @@ describe('memory: retrieval options are checked', () => {
 describe('memory: captions added later', () => {
   it('setCaption folds the caption into the turn, indexes it, and keeps the image vector', async () => {
     const { memory, imageEncoder, storage } = await filledMemory();
-    const imageId = memory.get('r4')!.user.images[0]!.id;
+    const imageId = (await memory.get('r4'))!.user.images[0]!.id;
     const imageCalls = imageEncoder.calls;
     const updated = await memory.setCaption(imageId, 'a shiny red motorcycle parked by a lighthouse');
     expect(updated.user.text).toBe('I bought a red motorcycle [Image: a shiny red motorcycle parked by a lighthouse]');
@@ -378,12 +378,13 @@ describe('memory: captions added later', () => {
     expect(result.trace[0]!.roundId).toBe('r4');
     const imageHit = await memory.retrieve({ text: 'Which earlier photo is like this?', image: picture('motorcycle red wheels') });
     expect(imageHit.images[0]!.id).toBe(imageId);
-    expect((await storage.loadAll()).units.filter((unit) => unit.roundId === 'r4').map((unit) => unit.kind).sort()).toEqual(['caption', 'image', 'text', 'text']);
+    const reopened = await createMemory({ textEncoder: createHashTextEncoder(), imageEncoder: wordImageEncoder(), storage });
+    expect((await memoryContents(reopened)).units.filter((unit) => unit.roundId === 'r4').map((unit) => unit.kind).sort()).toEqual(['caption', 'image', 'text', 'text']);
   });
 
   it('setCaption rejects an unknown image and an empty caption', async () => {
     const { memory } = await filledMemory();
     await expect(memory.setCaption('nope', 'x')).rejects.toMatchObject({ code: 'UNKNOWN_IMAGE' });
-    await expect(memory.setCaption(memory.get('r2')!.user.images[0]!.id, '  ')).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(memory.setCaption((await memory.get('r2'))!.user.images[0]!.id, '  ')).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
 });

@@ -1,30 +1,39 @@
 import { compileFilter } from '../core/filter.js';
 import { planQuery } from '../core/plan.js';
-import { runPlan, type IndexView } from '../core/run.js';
+import { assembleResult, rankPlan, type EncodedQuery, type IndexView } from '../core/run.js';
 import { errorCode, VmemError } from '../errors.js';
 import { Lanes } from '../lanes/lanes.js';
+import { roundDocument } from '../lanes/segment.js';
 import { normalize } from '../lanes/vector-matrix.js';
 import { createNoneProvider } from '../llm/none.js';
 import { DEFAULT_MAX_TEXT_CHARS, normalizeRetrievalOptions, type MemoryOptions, type NormalizedRetrievalOptions, type RetrievalOptions } from '../options.js';
 import type { ImageDescriber } from '../describe/types.js';
 import type { ProgressCallback, ProgressTask } from '../progress.js';
 import { createInMemoryStorage } from '../storage/memory-storage.js';
-import type { MemoryStorage, StoredImage } from '../storage/types.js';
+import { roundFacts, type Manifest, type MemoryStorage, type RoundRecord, type StoredImage } from '../storage/types.js';
 import { imagesOf, type EncoderIds, type Query, type RetrievalResult, type RoundInput, type StoredRound, type StoredUnit } from '../types.js';
 import { createSerialQueue } from '../util/serial-queue.js';
 import { answerWithMemory } from './answer.js';
 import { encodeRecords, encodeUnits, type RoundToEncode } from './encode-units.js';
-import { describePrepared, describeStored, emptyDescription, imagesAwaitingDescription, VISION_LLM_DESCRIBER, withDerived, type DescribeRun } from './derived.js';
+import { describePrepared, describeStored, emptyDescription, VISION_LLM_DESCRIBER, withDerived, type DescribeRun } from './derived.js';
 import { History } from './history.js';
-import { prepareRounds, unitSpecsOf, type PreparedRound } from './ingest.js';
+import { prepareRounds, unitSpecsOf, type PreparedRound, type UnitSpec } from './ingest.js';
 import { describeEncoders, encoderIdsOf, newManifest, sameEncoders } from './manifest.js';
+import { planMerge } from './merge-policy.js';
 import { canEncodeQueryImage, encodeQuery, encodeQueryImage, type QueryEncoders } from './query.js';
+import { RoundCache } from './round-cache.js';
 import { applyPatch } from './round-patch.js';
-import type { AddOptions, AnswerOptions, AnswerResult, DescribePendingOptions, Memory, RoundPatch, SetCaptionOptions, SignalSearch, UnitHit } from './types.js';
+import { attachCommitted, indexChange, indexCorrupt, isLostRace, withDead, writeSegment } from './segments.js';
+import type { AddOptions, AnswerOptions, AnswerResult, DescribePendingOptions, Memory, RoundPatch, RoundsPage, SetCaptionOptions, SignalSearch, UnitHit } from './types.js';
+
+/** Rounds indexed per segment when opening builds the index (an older memory, an import, a damaged segment). */
+const REBUILD_BATCH = 2_000;
 
 /**
- * Opens (or starts) a memory over the given storage. Rebuilds the indexes from stored vectors without
- * re-encoding; refuses a memory built by other encoders unless `onEncoderMismatch: 'reindex'`.
+ * Opens (or starts) a memory over the given storage. Reads the index segments and the rounds' facts,
+ * so nothing is tokenized or encoded again; a memory stored without an index (by an older vmem, or
+ * imported from a file) gets one built once, with progress (task `index`). Refuses a memory built
+ * by other encoders unless `onEncoderMismatch: 'reindex'`.
  * @example
  * const memory = await createMemory({ textEncoder, imageEncoder });
  * await memory.add({ user: { text: 'Here is my cat', images: [{ bytes, mimeType: 'image/jpeg' }] } });
@@ -54,10 +63,26 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
   return memory;
 }
 
+/** Everything a memory holds, as an export writes it. */
+export interface MemoryContents {
+  readonly manifest: Manifest;
+  readonly rounds: readonly StoredRound[];
+  readonly units: readonly StoredUnit[];
+  readonly images: readonly (StoredImage & { readonly roundId: string })[];
+}
+
+/** Reads a memory made by `createMemory` whole: rounds, units with their vectors, image bytes (for `.vmem` export). */
+export function memoryContents(memory: Memory): Promise<MemoryContents> {
+  if (!(memory instanceof MemoryImpl)) throw new VmemError('INVALID_INPUT', 'Only a memory made by createMemory or openMemory can be exported.');
+  return memory.contents();
+}
+
 /**
- * The memory: a history of rounds, the lanes that index their units, and the storage that keeps
- * both. Writes run one at a time, encode before they store, and touch the in-page state only after
- * storage accepted them, so a failed write leaves everything as it was.
+ * The memory: a history of rounds (their facts in memory, the rounds themselves in storage behind a
+ * bounded cache), the lanes that search its index segments, and the storage that keeps both. Writes
+ * run one at a time, encode before they store, and touch the in-page state only after storage
+ * accepted them, so a failed write leaves everything as it was. A background merge keeps the
+ * segments few.
  */
 class MemoryImpl implements Memory {
   readonly encoders: EncoderIds;
@@ -68,10 +93,13 @@ class MemoryImpl implements Memory {
   private readonly defaults: NormalizedRetrievalOptions;
   private lanes: Lanes;
   private history = new History();
+  private readonly cache: RoundCache;
   private closed = false;
   private readonly writes = createSerialQueue();
   /** The description job while it runs (see `describePending`). */
   private describing: Promise<DescribeRun> | undefined;
+  /** The background merge while it runs. */
+  private merging: Promise<void> | undefined;
 
   constructor(options: MemoryOptions, storage: MemoryStorage, encoders: EncoderIds) {
     this.options = options;
@@ -86,41 +114,78 @@ class MemoryImpl implements Memory {
     };
     this.maxTextChars = options.maxTextChars === undefined ? DEFAULT_MAX_TEXT_CHARS : options.maxTextChars;
     this.defaults = normalizeRetrievalOptions(options.retrieval);
-    this.lanes = new Lanes(encoders.text.dimension, encoders.image?.dimension, options.wordVectors);
+    this.lanes = this.newLanes();
+    this.cache = new RoundCache(storage);
   }
 
   get size(): number {
     return this.history.size;
   }
 
-  async load(): Promise<void> {
-    // Storage that reads in stages lets the text index build while vector bytes are still arriving.
-    if (this.storage.loadStaged) {
-      const { rounds, units, vectors } = await this.storage.loadStaged();
-      this.lanes.addFacts(units);
-      this.history = new History(rounds);
-      this.lanes.addVectors(units, await vectors);
+  /**
+   * Opens what storage holds: the rounds' facts and the committed segments. Whatever the segments do
+   * not cover (rounds stored without an index, a damaged segment's rounds, segments without this
+   * memory's word table) is indexed now, once, and stored, so the next open reads it.
+   */
+  async load(reencode = false): Promise<void> {
+    const state = await this.storage.open();
+    const lanes = this.newLanes();
+    const damaged = await attachCommitted(this.storage, lanes, state.index);
+    this.history = new History(state.rounds);
+    this.lanes = lanes;
+    this.cache.clear();
+    const stored = new Set(state.rounds.map((round) => round.id));
+    const strays = lanes.roundIds().filter((id) => !stored.has(id));
+    const onProgress = this.options.onProgress;
+    if (damaged.length > 0 || strays.length > 0) {
+      const error = indexCorrupt(this.storage.label, damaged, strays);
+      onProgress?.({ status: 'initiate', task: 'index' });
+      onProgress?.({ status: 'failed', task: 'index', code: error.code, message: error.message });
+    }
+    for (const id of strays) lanes.kill(id);
+    const unindexed = new Set(state.unindexed);
+    const missing = state.rounds.filter((round) => !lanes.has(round.id)).map((round) => round.id);
+    const wordless = lanes.segmentsWithoutWords();
+    const task: ProgressTask = reencode ? 'reindex' : 'index';
+    if (missing.length === 0 && wordless.length === 0) {
+      if (damaged.length > 0 || strays.length > 0) await this.storage.writeIndex(indexChange(lanes.entries()));
       return;
     }
-    const { rounds, units } = await this.storage.loadAll();
-    this.lanes.add(units);
-    this.history = new History(rounds);
+    await reportFailure(task, onProgress, async () => {
+      onProgress?.({ status: 'initiate', task });
+      const total = missing.length + wordless.reduce((sum, id) => sum + lanes.entries().find((entry) => entry.id === id)!.rounds, 0);
+      let loaded = 0;
+      const progressed = (rounds: number) => onProgress?.({ status: 'progress', task, loaded: (loaded += rounds), total, unit: 'rounds' });
+      for (let start = 0; start < missing.length; start += REBUILD_BATCH) {
+        const batch = missing.slice(start, start + REBUILD_BATCH);
+        const fromStored = reencode ? [] : batch.filter((id) => unindexed.has(id));
+        const units = fromStored.length > 0 ? await this.storage.readUnits(fromStored) : [];
+        const toEncode = batch.filter((id) => reencode || !unindexed.has(id));
+        const encoded = toEncode.length > 0 ? await this.encodeStored(toEncode) : [];
+        const unitsOf = groupBy([...units, ...encoded], (unit) => unit.roundId);
+        const segment = await writeSegment(lanes.build(batch.map((id) => ({ id, units: unitsOf.get(id) ?? [] }))));
+        await this.storage.writeIndex(indexChange(lanes.entries(), segment), batch.filter((id) => unindexed.has(id)));
+        lanes.attach(segment.id, segment.data);
+        progressed(batch.length);
+      }
+      for (const id of wordless) {
+        const rounds = await this.cache.load(lanes.liveRoundsOf(id));
+        const { data, slots } = lanes.mergeData([id], (roundId) => documentOf(rounds.get(roundId)));
+        const segment = data.roundIds.length > 0 ? await writeSegment(data) : undefined;
+        await this.storage.writeIndex({ add: segment ? [{ id: segment.id, bytes: segment.bytes }] : [], commit: { segments: lanes.entriesAfterMerge([id], segment?.id ?? '', slots) } });
+        lanes.replace([id], segment?.id ?? '', data, slots);
+        progressed(slots.length);
+      }
+      onProgress?.({ status: 'done', task });
+    });
   }
 
   /** Re-encodes every stored round with the current encoders and rewrites the manifest. */
-  reindex(): Promise<void> {
-    const onProgress = this.options.onProgress;
-    return reportFailure('reindex', onProgress, async () => {
-      const { rounds } = await this.storage.loadAll();
-      const items = await Promise.all(rounds.map(async (round) => ({ round, images: await this.storedImagesOf(round) })));
-      const records = await encodeRecords(items, this.queryEncoders, 'reindex', onProgress);
-      await this.storage.putRounds(records);
-      await this.storage.writeManifest(newManifest(this.encoders));
-      this.lanes = new Lanes(this.encoders.text.dimension, this.encoders.image?.dimension, this.options.wordVectors);
-      this.lanes.add(records.flatMap((record) => record.units));
-      this.history = new History(rounds);
-      onProgress?.({ status: 'done', task: 'reindex' });
-    });
+  async reindex(): Promise<void> {
+    // The old vectors go first: a reindex cut short leaves rounds without an index, which the next open re-encodes.
+    await this.storage.writeIndex({ add: [], commit: { segments: [] } });
+    await this.storage.writeManifest(newManifest(this.encoders));
+    await this.load(true);
   }
 
   add(rounds: RoundInput | readonly RoundInput[], addOptions: AddOptions = {}): Promise<StoredRound[]> {
@@ -139,9 +204,7 @@ class MemoryImpl implements Memory {
         });
         const prepared = describer && mode === 'wait' ? await this.describeBeforeStoring(checked, describer, onProgress) : checked;
         const records = await encodeRecords(prepared, this.queryEncoders, 'ingest', onProgress);
-        await this.storage.putRounds(records);
-        this.lanes.add(records.flatMap((record) => record.units));
-        this.history = this.history.appended(records.map((record) => record.round));
+        await this.storeRounds(records);
         onProgress?.({ status: 'done', task: 'ingest' });
         return records.map((record) => record.round);
       }),
@@ -170,14 +233,14 @@ class MemoryImpl implements Memory {
    */
   resumeDescriptions(onProgress?: DescribePendingOptions['onProgress']): void {
     const describer = this.options.describer;
-    if (this.closed || !describer || imagesAwaitingDescription(this.history.rounds, describer.id).length === 0) return;
+    if (this.closed || !describer || this.history.awaitingDescription(describer.id).length === 0) return;
     this.describePending(onProgress ? { onProgress } : {}).catch(() => undefined);
   }
 
   update(roundId: string, patch: RoundPatch): Promise<StoredRound> {
     this.assertOpen();
     return this.writes.run(async () => {
-      const round = this.history.get(roundId);
+      const round = this.history.has(roundId) ? await this.cache.get(roundId) : undefined;
       if (!round) throw new VmemError('UNKNOWN_ROUND', `No round "${roundId}" in this memory; it may have been forgotten.`);
       return this.replaceRound(round, applyPatch(round, patch, this.maxTextChars));
     });
@@ -188,7 +251,8 @@ class MemoryImpl implements Memory {
     return this.writes.run(async () => {
       const text = typeof caption === 'string' ? caption.trim() : '';
       if (!text) throw new VmemError('INVALID_INPUT', `The caption for image "${imageId}" is empty; pass a description.`);
-      const round = this.history.roundOfImage(imageId);
+      const roundId = this.history.roundOfImage(imageId);
+      const round = roundId === undefined ? undefined : await this.cache.get(roundId);
       if (!round) throw new VmemError('UNKNOWN_IMAGE', `No image "${imageId}" in this memory; it may have been forgotten.`);
       const role = round.user.images.some((image) => image.id === imageId) ? 'user' : 'assistant';
       const captioned = applyPatch(round, { [role]: { captions: { [imageId]: text } } }, this.maxTextChars);
@@ -227,7 +291,17 @@ class MemoryImpl implements Memory {
       settings,
     );
     const encoded = await encodeQuery(this.queryEncoders, text, image, plan.needs);
-    return runPlan(this.view(), plan, encoded, settings);
+    // BM25 over single units (ablations only) reads every round's texts once, the first time.
+    if (!(settings.bm25Over === 'round' && settings.granularity === 'round')) await this.prepareUnitIndex();
+    const lanes = this.lanes;
+    lanes.prepareDense(queryTextVectors(encoded), encoded.imageVector ? [encoded.imageVector] : []);
+    let ranked;
+    try {
+      ranked = rankPlan(this.view(), plan, encoded, settings);
+    } finally {
+      lanes.endQuery();
+    }
+    return assembleResult(ranked, await this.cache.load(ranked.roundIds));
   }
 
   answer(query: Query | string, options: AnswerOptions = {}): Promise<AnswerResult> {
@@ -254,7 +328,10 @@ class MemoryImpl implements Memory {
       request.roundIds || roundFilter
         ? (roundId: string) => (!request.roundIds || request.roundIds.has(roundId)) && (!roundFilter || roundFilter(history.get(roundId)!))
         : undefined;
-    if (request.signal === 'bm25') return this.lanes.bm25(request.text ?? '', limit, accept);
+    if (request.signal === 'bm25') {
+      await this.prepareUnitIndex();
+      return this.lanes.bm25(request.text ?? '', limit, accept);
+    }
     if (request.signal === 'similar-words') {
       if (!this.options.wordVectors) throw new VmemError('INVALID_INPUT', 'This memory has no word vectors; pass wordVectors to createMemory (loadNodeWordVectors() in vmem/node).');
       return this.lanes.similarWords(request.text ?? '', limit, accept);
@@ -269,12 +346,23 @@ class MemoryImpl implements Memory {
     return this.lanes.dense(normalize(vector!), limit, accept, request.signal === 'caption-dense');
   }
 
-  get(roundId: string): StoredRound | undefined {
-    return this.history.get(roundId);
+  has(roundId: string): boolean {
+    return this.history.has(roundId);
   }
 
-  rounds(): readonly StoredRound[] {
-    return this.history.rounds;
+  get(roundId: string): Promise<StoredRound | undefined> {
+    return this.history.has(roundId) ? this.cache.get(roundId) : Promise.resolve(undefined);
+  }
+
+  async rounds(page: RoundsPage = {}): Promise<StoredRound[]> {
+    const from = page.from === undefined ? 0 : page.from;
+    const limit = page.limit === undefined ? this.history.size : page.limit;
+    if (!Number.isInteger(from) || from < 0 || !Number.isInteger(limit) || limit < 0) {
+      throw new VmemError('INVALID_INPUT', `rounds() takes whole numbers from ≥ 0 and limit ≥ 0, got ${JSON.stringify(page)}.`);
+    }
+    const ids = this.history.rounds.slice(from, from + limit).map((round) => round.id);
+    const read = await this.cache.load(ids);
+    return ids.flatMap((id) => read.get(id) ?? []);
   }
 
   getImage(imageId: string): Promise<StoredImage | undefined> {
@@ -284,12 +372,15 @@ class MemoryImpl implements Memory {
   forget(roundId: string): Promise<void> {
     this.assertOpen();
     return this.writes.run(async () => {
+      const where = this.lanes.locate(roundId);
       if (!this.history.has(roundId)) {
         throw new VmemError('UNKNOWN_ROUND', `No round "${roundId}" in this memory; it may have been forgotten already.`);
       }
-      await this.storage.deleteRound(roundId);
-      this.lanes.removeRound(roundId);
-      this.history = this.history.without(roundId);
+      await this.storage.deleteRounds([roundId], indexChange(withDead(this.lanes.entries(), where ? [where] : [])));
+      this.lanes.kill(roundId);
+      this.history.remove(roundId);
+      this.cache.delete(roundId);
+      this.scheduleMerge();
     });
   }
 
@@ -298,8 +389,9 @@ class MemoryImpl implements Memory {
     return this.writes.run(async () => {
       await this.storage.clear();
       await this.storage.writeManifest(newManifest(this.encoders));
-      this.lanes.clear();
+      this.lanes = this.newLanes();
       this.history = new History();
+      this.cache.clear();
     });
   }
 
@@ -308,13 +400,61 @@ class MemoryImpl implements Memory {
     this.closed = true;
     // Let writes already queued finish before the storage goes away.
     await this.writes.run(async () => undefined);
+    // A merge in progress stops before storing anything (it is redone after the next write).
+    await this.merging;
     // The description job stops at its next picture; its outcome already went to whoever awaited it.
     await this.describing?.catch(() => undefined);
     await this.storage.close();
   }
 
+  /** Everything stored, read whole (an export): every round, its units with vectors, its pictures' bytes. */
+  async contents(): Promise<MemoryContents> {
+    const manifest = await this.storage.readManifest();
+    if (!manifest) throw new VmemError('INVALID_INPUT', 'This memory is empty (no manifest yet); add a round before exporting it.');
+    const rounds = await this.rounds();
+    const textOf = new Map(rounds.flatMap((round) => unitSpecsOf(round).map((spec) => [spec.id, spec.text] as const)));
+    const units: StoredUnit[] = [];
+    for (const unit of this.lanes.allUnits()) {
+      const text = textOf.get(unit.id);
+      units.push({ ...unit, ...(text !== undefined ? { text } : {}) });
+    }
+    const images: (StoredImage & { roundId: string })[] = [];
+    for (const round of rounds) {
+      for (const ref of imagesOf(round)) {
+        if (!ref.hasBytes) continue;
+        const image = await this.storage.getImage(ref.id);
+        if (!image) {
+          throw new VmemError('STORAGE_FAILED', `Image ${ref.id} of round ${round.id} is missing from storage; the export was stopped so it is not silently incomplete.`);
+        }
+        images.push({ ...image, roundId: round.id });
+      }
+    }
+    return { manifest, rounds, units, images };
+  }
+
   private assertOpen(): void {
     if (this.closed) throw new VmemError('CLOSED', 'This memory is closed; open it again with createMemory.');
+  }
+
+  private newLanes(): Lanes {
+    return new Lanes(this.encoders.text.dimension, this.encoders.image?.dimension, this.options.wordVectors);
+  }
+
+  /**
+   * Stores encoded rounds in one atomic write: their records, and a new segment holding their index.
+   * New ids are appended to the history; an id already stored (a reindex) is replaced in place.
+   */
+  private async storeRounds(records: readonly RoundRecord[]): Promise<void> {
+    const lanes = this.lanes;
+    const segment = await writeSegment(lanes.build(records.map((record) => ({ id: record.round.id, units: record.units }))));
+    await this.storage.putRounds(
+      records.map((record) => ({ ...record, units: [] })),
+      indexChange(lanes.entries(), segment),
+    );
+    lanes.attach(segment.id, segment.data, [], lanes.unitIndexReady ? unitTexts(records) : undefined);
+    this.history.append(records.map((record) => roundFacts(record.round)));
+    for (const record of records) this.cache.put(record.round);
+    this.scheduleMerge();
   }
 
   /** `add`'s `'wait'` mode: describes the batch's pictures, reporting task `describe` per picture. */
@@ -339,9 +479,9 @@ class MemoryImpl implements Memory {
     onProgress?.({ status: 'initiate', task: 'describe' });
     const run = { described: 0, unreadable: 0 };
     for (;;) {
-      const next = imagesAwaitingDescription(this.history.rounds, describer.id)[0];
+      const next = this.history.awaitingDescription(describer.id)[0];
       if (!next || this.closed) break;
-      const stored = await this.storage.getImage(next.id);
+      const stored = await this.storage.getImage(next.imageId);
       // A picture that cannot be read is marked described with nothing seen, so no later run retries it.
       let derived = emptyDescription(describer.id);
       let readable = false;
@@ -355,15 +495,16 @@ class MemoryImpl implements Memory {
       }
       const written = await this.writes.run(async () => {
         // Forgotten meanwhile, or the memory closed: nothing to write (the loop then moves on or stops).
-        const round = this.history.roundOfImage(next.id);
-        if (this.closed || !round) return false;
-        await this.replaceRound(round, withDerived(round, next.id, derived));
+        const roundId = this.history.roundOfImage(next.imageId);
+        const round = this.closed || roundId === undefined ? undefined : await this.cache.get(roundId);
+        if (!round) return false;
+        await this.replaceRound(round, withDerived(round, next.imageId, derived));
         return true;
       });
       if (written && readable) run.described++;
       else if (written) run.unreadable++;
       const done = run.described + run.unreadable;
-      const left = imagesAwaitingDescription(this.history.rounds, describer.id).length;
+      const left = this.history.awaitingDescription(describer.id).length;
       onProgress?.({ status: 'progress', task: 'describe', loaded: done, total: done + left, unit: 'images' });
     }
     onProgress?.({ status: 'done', task: 'describe' });
@@ -372,23 +513,34 @@ class MemoryImpl implements Memory {
 
   /**
    * Stores an edited round in place of the old one. Units whose text is unchanged keep their stored
-   * vectors, and image units always do: only new or changed text is encoded.
+   * vectors, and image units always do: only new or changed text is encoded. The new version goes
+   * to a new segment; the old one is marked dead in its segment, in the same write.
    */
   private async replaceRound(round: StoredRound, updated: StoredRound): Promise<StoredRound> {
+    const lanes = this.lanes;
+    const before = new Map(unitSpecsOf(round).map((spec) => [spec.id, spec]));
     const kept: StoredUnit[] = [];
     const changed = unitSpecsOf(updated).filter((spec) => {
-      const stored = this.lanes.storedUnit(spec.id);
-      const same = stored !== undefined && stored.roundId === round.id && (spec.kind === 'image' || stored.text === spec.text);
-      if (same) kept.push(stored);
+      const old = before.get(spec.id);
+      const vector = old && lanes.unit(spec.id)?.roundId === round.id ? lanes.vectorOf(spec.id) : undefined;
+      const same = vector !== undefined && (spec.kind === 'image' || old!.text === spec.text);
+      if (same) kept.push({ ...spec, lane: spec.kind === 'image' ? 'image' : 'text', vector });
       // An image unit that was never stored (no bytes, no encoder) is not one to make now.
       return !same && spec.kind !== 'image';
     });
     const item: RoundToEncode = { round: updated, images: [] };
     const units = [...kept, ...(await encodeUnits(changed, [item], this.queryEncoders))];
-    await this.storage.putRounds([{ round: updated, units, images: await this.storedImagesOf(updated) }]);
-    this.lanes.removeRound(round.id);
-    this.lanes.add(units);
-    this.history = this.history.replaced(updated);
+    const segment = await writeSegment(lanes.build([{ id: updated.id, units }]));
+    const where = lanes.locate(round.id);
+    await this.storage.putRounds(
+      [{ round: updated, units: [], images: await this.storedImagesOf(updated) }],
+      indexChange(withDead(lanes.entries(), where ? [where] : []), segment),
+    );
+    lanes.kill(round.id);
+    lanes.attach(segment.id, segment.data, [], lanes.unitIndexReady ? unitTexts([{ round: updated, units }]) : undefined);
+    this.history.replace(roundFacts(updated));
+    this.cache.put(updated);
+    this.scheduleMerge();
     return updated;
   }
 
@@ -396,6 +548,70 @@ class MemoryImpl implements Memory {
     const refs = imagesOf(round).filter((ref) => ref.hasBytes);
     const images = await Promise.all(refs.map((ref) => this.storage.getImage(ref.id)));
     return images.filter((image): image is StoredImage => image !== undefined);
+  }
+
+  /** Units (vectors included) of stored rounds, encoded anew from their texts and image bytes. */
+  private async encodeStored(roundIds: readonly string[]): Promise<StoredUnit[]> {
+    const read = await this.cache.load(roundIds);
+    const items = await Promise.all(
+      roundIds.flatMap((id) => {
+        const round = read.get(id);
+        return round ? [this.storedImagesOf(round).then((images) => ({ round, images }))] : [];
+      }),
+    );
+    const records = await encodeRecords(items, this.queryEncoders, 'reindex', undefined);
+    return records.flatMap((record) => record.units);
+  }
+
+  /** BM25 over single units, built from every round's texts the first time it is needed. */
+  private async prepareUnitIndex(): Promise<void> {
+    const lanes = this.lanes;
+    if (lanes.unitIndexReady) return;
+    await lanes.prepareUnitIndex(async (unitIds) => {
+      const roundIds = [...new Set(unitIds.map((unitId) => lanes.unit(unitId)!.roundId))];
+      const rounds = await this.cache.load(roundIds);
+      const texts = new Map<string, string>();
+      for (const round of rounds.values()) for (const spec of unitSpecsOf(round)) if (spec.text !== undefined) texts.set(spec.id, spec.text);
+      return texts;
+    });
+  }
+
+  /** Starts the background merge when the policy wants one and none runs. */
+  private scheduleMerge(): void {
+    if (this.merging || this.closed) return;
+    // A merge that fails leaves the index as it was (still correct, only less merged); the next write tries again.
+    this.merging = this.runMerges()
+      .catch((error: unknown) => {
+        if (!isLostRace(error) && errorCode(error) === undefined) throw error;
+      })
+      .finally(() => {
+        this.merging = undefined;
+      });
+  }
+
+  /**
+   * Merges while the policy asks for it. The merged segment is built from what the lanes hold (no
+   * storage read) outside the write queue, so writes go on meanwhile; it is stored in the queue,
+   * with whatever died in between marked dead in it.
+   */
+  private async runMerges(): Promise<void> {
+    for (;;) {
+      // Let the write that asked for it (and whatever is queued behind it) go first.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      const lanes = this.lanes;
+      const plan = this.closed ? undefined : planMerge(lanes.entries());
+      if (!plan) return;
+      const { data, slots } = lanes.mergeData(plan);
+      const segment = data.roundIds.length > 0 ? await writeSegment(data) : undefined;
+      const stored = await this.writes.run(async () => {
+        if (this.closed || this.lanes !== lanes) return false;
+        const commit = lanes.entriesAfterMerge(plan, segment?.id ?? '', slots);
+        await this.storage.writeIndex({ add: segment ? [{ id: segment.id, bytes: segment.bytes }] : [], commit: { segments: commit } });
+        lanes.replace(plan, segment?.id ?? '', data, slots);
+        return true;
+      });
+      if (!stored) return;
+    }
   }
 
   private view(): IndexView {
@@ -414,6 +630,33 @@ class MemoryImpl implements Memory {
       textVector: (unitId) => lanes.textVector(unitId),
     };
   }
+}
+
+/** The text-lane vectors of an encoded query, scanned together. */
+function queryTextVectors(query: EncodedQuery): Float32Array[] {
+  return [query.questionVector, query.contentVector, query.captionAnchor?.vector, query.pictureWords?.vector].filter((vector): vector is Float32Array => vector !== undefined);
+}
+
+/** A stored round's BM25 and similar-words document (what its segment indexed). */
+function documentOf(round: StoredRound | undefined): string {
+  if (!round) return '';
+  return roundDocument(unitSpecsOf(round).map((spec: UnitSpec) => ({ ...spec, lane: spec.kind === 'image' ? 'image' : 'text' })));
+}
+
+/** The texts of records' text units, for BM25 over single units. */
+function unitTexts(records: readonly { round: StoredRound; units: readonly StoredUnit[] }[]): Map<string, string> {
+  return new Map(records.flatMap((record) => record.units.flatMap((unit) => (unit.lane === 'text' && unit.text !== undefined ? [[unit.id, unit.text] as const] : []))));
+}
+
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  return groups;
 }
 
 /** Runs a task, and reports `failed` before rethrowing when it throws, so progress always ends. */

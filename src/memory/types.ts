@@ -34,6 +34,14 @@ export interface SignalSearch {
   readonly filter?: RetrievalFilter;
 }
 
+/** A page of the history for `memory.rounds`. */
+export interface RoundsPage {
+  /** Position of the first round (0 is the oldest). @default 0 */
+  readonly from?: number;
+  /** Most rounds returned. @default every round from `from` on */
+  readonly limit?: number;
+}
+
 /** Changes to one side of a round. Fields left out stay as they are. */
 export interface TurnPatch {
   /** New typed text; `''` removes it. */
@@ -151,9 +159,20 @@ export interface Memory {
    * @example await memory.add(rounds, { describe: 'background' }); … await memory.describePending();
    */
   describePending(options?: DescribePendingOptions): Promise<DescribeRun>;
-  get(roundId: string): StoredRound | undefined;
-  /** All rounds in history order. */
-  rounds(): readonly StoredRound[];
+  /** Whether a round is stored (no storage read). */
+  has(roundId: string): boolean;
+  /**
+   * A stored round, read from storage (rounds stay there until asked for; the last few thousand read
+   * are kept at hand); undefined for an id not stored.
+   */
+  get(roundId: string): Promise<StoredRound | undefined>;
+  /**
+   * Rounds in history order, read from storage: all of them, or a page (`{ from, limit }`, by
+   * position in the history; `size` says how many there are). Reading a large memory whole is slow:
+   * page through it.
+   * @example const latest = await memory.rounds({ from: Math.max(0, memory.size - 50) });
+   */
+  rounds(page?: RoundsPage): Promise<StoredRound[]>;
   getImage(imageId: string): Promise<StoredImage | undefined>;
   /** Removes a round with its units and images. Rejects with `UNKNOWN_ROUND` for an id not stored. */
   forget(roundId: string): Promise<void>;

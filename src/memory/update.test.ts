@@ -35,7 +35,7 @@ describe('memory.update', () => {
     expect(updated.assistant.text).toBe('Lisbon is lovely.');
     // The user turn changed; the assistant turn did not and keeps its stored vector.
     expect(textEncoder.encoded).toEqual(['My sister moved to Porto in May.']);
-    expect(memory.get('r1')).toEqual(updated);
+    expect((await memory.get('r1'))).toEqual(updated);
     expect(await topRound(memory, 'where did my sister move? Porto')).toBe('r1');
     const bm25 = await memory.search({ signal: 'bm25', text: 'sister' });
     expect(bm25.map((hit) => hit.unitId)).toEqual(['r1#user']);
@@ -69,14 +69,14 @@ describe('memory.update', () => {
     await memory.update('r1', { assistant: { text: 'Porto is lovely too.' } });
     const reopenedEncoder = createHashTextEncoder();
     const reopened = await createMemory({ textEncoder: reopenedEncoder, storage });
-    expect(reopened.get('r1')?.assistant.text).toBe('Porto is lovely too.');
+    expect((await reopened.get('r1'))?.assistant.text).toBe('Porto is lovely too.');
     expect(reopenedEncoder.calls).toBe(0);
     expect(await topRound(reopened, 'Porto lovely')).toBe('r1');
   });
 
   it('refuses bad patches with a typed error and leaves the memory unchanged', async () => {
     const { memory, textEncoder } = await memoryWithConversation();
-    const before: readonly StoredRound[] = structuredClone(memory.rounds());
+    const before: readonly StoredRound[] = structuredClone((await memory.rounds()));
     const beforeHits = await memory.search({ signal: 'bm25', text: 'Lisbon kitten pasta' });
     await expect(memory.update('nope', { user: { text: 'x' } })).rejects.toMatchObject({ code: 'UNKNOWN_ROUND' });
     await expect(memory.update('r1', {})).rejects.toMatchObject({ code: 'INVALID_INPUT' });
@@ -88,7 +88,7 @@ describe('memory.update', () => {
     await expect(memory.update('r2', { user: { captions: { 'img-cat': '' } } })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
     await expect(memory.update('r3', { user: { text: '' } })).rejects.toMatchObject({ code: 'EMPTY_ROUND' });
     await expect(memory.update('r1', { user: { text: 'x'.repeat(20_001) } })).rejects.toMatchObject({ code: 'TEXT_TOO_LONG' });
-    expect(memory.rounds()).toEqual(before);
+    expect((await memory.rounds())).toEqual(before);
     expect(await memory.search({ signal: 'bm25', text: 'Lisbon kitten pasta' })).toEqual(beforeHits);
     expect(textEncoder.encoded).toEqual([]);
   });
@@ -97,12 +97,12 @@ describe('memory.update', () => {
     const textEncoder = createHashTextEncoder();
     const memory = await createMemory({ textEncoder });
     await memory.add(conversation);
-    const before = structuredClone(memory.rounds());
+    const before = structuredClone((await memory.rounds()));
     textEncoder.embed = async () => {
       throw new Error('encoder crashed');
     };
     await expect(memory.update('r1', { user: { text: 'something new' } })).rejects.toThrow('encoder crashed');
-    expect(memory.rounds()).toEqual(before);
+    expect((await memory.rounds())).toEqual(before);
   });
 });
 

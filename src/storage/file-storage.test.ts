@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import * as zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemory, type StoredUnit } from 'vmem';
+import { memoryContents } from '../memory/memory.js';
 import { createFileStorage } from 'vmem/node';
 import { createHashTextEncoder } from '../testing/hash-encoder.js';
 import { crc32Table } from './file-storage-log.js';
@@ -57,36 +58,47 @@ function startChild(args: string[], line: string): Promise<ChildProcessWithoutNu
 const exited = (proc: ChildProcessWithoutNullStreams) => new Promise<void>((resolve) => (proc.exitCode !== null || proc.signalCode !== null ? resolve() : proc.once('exit', () => resolve())));
 
 /**
- * Reads the folder back through the storage port and checks that every round is whole: the text and
- * picture it was added with, every unit it should have, each unit's vector the encoding of its own
- * text, and the image bytes intact. Returns the ids, in order.
+ * Opens the folder as a memory and checks that every round is whole and indexed exactly once: the
+ * text and picture it was added with, every unit it should have (no more), each unit's vector the
+ * encoding of its own text (to int8 rounding), retrievable by its words, and the image bytes intact.
+ * Returns the ids, in order.
  */
 async function wholeRounds(dir: string, photos: boolean): Promise<string[]> {
-  const storage = await createFileStorage(dir);
+  const encoder = createHashTextEncoder();
+  const memory = await createMemory({ textEncoder: encoder, storage: await createFileStorage(dir) });
   try {
-    const { rounds, units } = await storage.loadAll();
+    const { rounds, units } = await memoryContents(memory);
     const unitsOf = new Map<string, StoredUnit[]>();
     for (const unit of units) unitsOf.set(unit.roundId, [...(unitsOf.get(unit.roundId) ?? []), unit]);
-    const encoder = createHashTextEncoder();
+    const reference = createHashTextEncoder();
     for (const round of rounds) {
       const index = Number(round.id.slice(1));
       expect(round.user.text).toContain(`Round ${index}: I noted item number ${index}`);
       expect(round.assistant.text).toBe(`Reply ${index}: noted.`);
       const own = unitsOf.get(round.id) ?? [];
       expect(own.map((unit) => unit.kind).sort()).toEqual(photos ? ['caption', 'text', 'text'] : ['text', 'text']);
-      const expected = await encoder.embed(own.map((unit) => unit.text!));
-      own.forEach((unit, at) => expect(Math.max(...unit.vector.map((value, i) => Math.abs(value - expected[at]![i]!)))).toBeLessThan(1e-6));
+      const expected = await reference.embed(own.map((unit) => unit.text!));
+      own.forEach((unit, at) => expect(Math.max(...unit.vector.map((value, i) => Math.abs(value - expected[at]![i]!)))).toBeLessThan(0.01));
       if (photos) {
         expect(round.user.images).toEqual([expect.objectContaining({ id: `img${index}`, caption: `photo number ${index}`, hasBytes: true })]);
-        expect((await storage.getImage(`img${index}`))?.bytes).toEqual(fixturePhotoOf(index).bytes);
+        expect((await memory.getImage(`img${index}`))?.bytes).toEqual(fixturePhotoOf(index).bytes);
       }
+    }
+    // Every stored round is indexed once: the index holds exactly the stored rounds' units, none re-encoded.
+    expect(units).toHaveLength(rounds.length * (photos ? 3 : 2));
+    expect(encoder.calls).toBe(0);
+    if (rounds.length > 0) {
+      const last = rounds[rounds.length - 1]!;
+      const index = Number(last.id.slice(1));
+      expect((await memory.retrieve(`item number ${index} about topic ${index % 17}`, { k: 1 })).trace[0]!.roundId).toBe(last.id);
     }
     // Nothing a crash left behind survives the open: one file per stored picture, no temporary files.
     expect(await readdir(join(dir, 'images'))).toHaveLength(photos ? rounds.length : 0);
     expect((await readdir(dir)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    expect((await readdir(join(dir, 'segments'))).filter((name) => name.endsWith('.tmp'))).toEqual([]);
     return rounds.map((round) => round.id);
   } finally {
-    await storage.close();
+    await memory.close();
   }
 }
 
@@ -105,9 +117,9 @@ describe('createFileStorage', () => {
     const again = await openMemory(dir, encoder);
     expect(encoder.calls).toBe(0);
     expect(again.size).toBe(29);
-    expect(again.get('r7')).toBeUndefined();
+    expect((await again.get('r7'))).toBeUndefined();
     expect(await again.getImage('img7')).toBeUndefined();
-    expect(again.get('r3')!.user.images[0]!.caption).toBe('a new caption for the third picture');
+    expect((await again.get('r3'))!.user.images[0]!.caption).toBe('a new caption for the third picture');
     expect((await again.getImage('img12'))?.bytes).toEqual(fixturePhotoOf(12).bytes);
     const result = await again.retrieve('item number 21 about topic 4', { k: 1 });
     expect(result.trace[0]!.roundId).toBe('r21');

@@ -1,32 +1,38 @@
 /**
  * A memory kept in a folder on disk, for Node (agents, the MCP server, scripts):
  *
- * - `rounds.log`: the append-only round log (see file-storage-log.ts): every `putRounds` call is one
- *   checksummed frame, so a crash keeps or loses the whole call, never part of a round.
- * - `images/`: one file per image, written aside and renamed into place before the frame that
- *   refers to it, so a committed round never points at a missing or half-written picture. Files no
- *   committed round refers to (left by a crash) are removed on open.
+ * - `rounds.log`: the append-only round log (see file-storage-log.ts): every write is one
+ *   checksummed frame (rounds, removals, and the index commit that goes with them), so a crash keeps
+ *   or loses the whole write, never part of a round.
+ * - `segments/`: the index's segments, one file each, named by the SHA-256 of their bytes.
+ * - `images/`: one file per image.
+ *   Segment and image files are written aside and renamed into place before the frame that refers to
+ *   them, so a committed frame never points at a missing or half-written file. Files no committed
+ *   frame refers to (left by a crash, or dropped by a later commit) are removed on open.
  * - `manifest.json`: the encoders that built the memory, replaced atomically (temp file + rename).
  * - `LOCK`: the one process allowed to write (see file-storage-lock.ts).
  *
- * Opening reads the log once and hands its vectors to `loadAll`, so nothing is re-encoded.
+ * Opening replays the log's headers (the rounds' facts, not their bodies, which are read from the
+ * log when asked for) and hands the segments to the memory, so nothing is tokenized or re-encoded.
  */
 import { createHash } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { VmemError, isVmemError } from '../errors.js';
-import type { StoredRound, StoredUnit } from '../types.js';
+import type { StoredRound } from '../types.js';
 import { createSerialQueue } from '../util/serial-queue.js';
-import { crc32, deleteFrame, putFrame, replayLog, type ImageEntry, type LoggedRound, type Replay } from './file-storage-log.js';
+import { crc32, deleteFrame, putFrame, replayLog, roundsFrame, type ImageEntry, type LoggedRound, type Replay } from './file-storage-log.js';
 import { acquireWriterLock, isCode, LOCK_FILE, type WriterLock } from './file-storage-lock.js';
-import type { Manifest, MemoryStorage, RoundRecord, StoredImage } from './types.js';
+import { roundFacts, type IndexChange, type IndexCommit, type Manifest, type MemoryStorage, type RoundRecord, type StorageState, type StoredImage } from './types.js';
 
 const LOG_FILE = 'rounds.log';
 const MANIFEST_FILE = 'manifest.json';
 const IMAGES_DIR = 'images';
+const SEGMENTS_DIR = 'segments';
 const TEMP_SUFFIX = '.tmp';
-/** Names this store writes, and only these are ever deleted: image files and temporary files. */
+/** Names this store writes, and only these are ever deleted: image and segment files, and temporary files. */
 const IMAGE_FILE = /^[0-9a-f]{32}-[0-9a-f]{8}-\d+(\.\d+\.tmp)?$/;
+const SEGMENT_FILE = /^[0-9a-f]{64}(\.\d+\.tmp)?$/;
 const ROOT_TEMP_FILE = /^(rounds\.log|manifest\.json)\.\d+\.tmp$/;
 /** Rounds per frame when the log is rewritten compactly. */
 const COMPACT_FRAME_ROUNDS = 256;
@@ -41,10 +47,10 @@ export interface FileMemoryStorage extends MemoryStorage {
 }
 
 /**
- * Opens (creating if needed) a memory folder for writing. Each `putRounds` call is stored whole or
- * not at all, even if the process is killed mid-write; a torn write is dropped on the next open. A
- * second writer, in another process or this one, is refused with `MEMORY_LOCKED` until this one
- * calls `close()` (a lock left by a process that died is taken over). Disk-full errors reject with
+ * Opens (creating if needed) a memory folder for writing. Each write is stored whole or not at all,
+ * even if the process is killed mid-write; a torn write is dropped on the next open. A second
+ * writer, in another process or this one, is refused with `MEMORY_LOCKED` until this one calls
+ * `close()` (a lock left by a process that died is taken over). Disk-full errors reject with
  * `QUOTA_EXCEEDED`, other I/O errors and damage a crash cannot cause with `STORAGE_FAILED`.
  * @example
  * const memory = await createMemory({ textEncoder, imageEncoder, storage: await createFileStorage('./my-memory') });
@@ -53,7 +59,10 @@ export async function createFileStorage(dir: string): Promise<FileMemoryStorage>
   if (typeof dir !== 'string' || dir.trim() === '') throw new VmemError('INVALID_INPUT', 'createFileStorage needs the path of a folder, e.g. "./my-memory".');
   const root = resolve(dir);
   await assertMemoryFolder(root);
-  await io(`creating ${root}`, () => mkdir(join(root, IMAGES_DIR), { recursive: true }));
+  await io(`creating ${root}`, async () => {
+    await mkdir(join(root, IMAGES_DIR), { recursive: true });
+    await mkdir(join(root, SEGMENTS_DIR), { recursive: true });
+  });
   const lock = await acquireWriterLock(root);
   try {
     const { replay, size } = await openLog(root);
@@ -75,12 +84,9 @@ async function openLog(root: string): Promise<{ replay: Replay; size: number }> 
   let replay = replayLog(bytes, path);
   let size = replay.goodBytes;
   if (replay.deadBytes > COMPACT_MIN_DEAD_BYTES && replay.deadBytes > size - replay.deadBytes) {
-    const live = [...replay.rounds.values()].sort((a, b) => a.round.seq - b.round.seq);
-    const frames: Buffer[] = [];
-    for (let start = 0; start < live.length; start += COMPACT_FRAME_ROUNDS) frames.push(putFrame(live.slice(start, start + COMPACT_FRAME_ROUNDS)));
-    const compacted = Buffer.concat(frames);
+    const compacted = await compactedLog(bytes, replay);
     await replaceFile(root, LOG_FILE, compacted);
-    replay = { rounds: replay.rounds, deadBytes: 0, goodBytes: compacted.length };
+    replay = replayLog(compacted, path);
     size = compacted.length;
   } else if (bytes.length === 0) {
     await io(`creating ${path}`, () => writeFile(path, ''));
@@ -99,16 +105,39 @@ async function openLog(root: string): Promise<{ replay: Replay; size: number }> 
   return { replay, size };
 }
 
+/** The live rounds (in seq order) in fresh frames, the last one carrying the commit; rounds not indexed keep their vectors. */
+async function compactedLog(bytes: Buffer, replay: Replay): Promise<Buffer> {
+  const live = [...replay.rounds.values()].sort((a, b) => a.facts.seq - b.facts.seq);
+  const frames: Buffer[] = [];
+  const unindexed = live.filter((logged) => logged.units);
+  for (let start = 0; start < unindexed.length; start += COMPACT_FRAME_ROUNDS) {
+    frames.push(putFrame(unindexed.slice(start, start + COMPACT_FRAME_ROUNDS).map((logged) => ({ round: bodyOf(bytes, logged), units: logged.units!, images: logged.images }))));
+  }
+  const indexed = live.filter((logged) => !logged.units);
+  for (let start = 0; start < indexed.length || start === 0; start += COMPACT_FRAME_ROUNDS) {
+    const slice = indexed.slice(start, start + COMPACT_FRAME_ROUNDS);
+    const last = start + COMPACT_FRAME_ROUNDS >= indexed.length;
+    if (slice.length > 0 || (last && replay.commit)) frames.push(roundsFrame(slice.map((logged) => ({ round: bodyOf(bytes, logged), facts: logged.facts, images: logged.images })), last ? replay.commit : undefined));
+  }
+  return Buffer.concat(frames);
+}
+
+function bodyOf(bytes: Buffer, logged: LoggedRound): StoredRound {
+  if (!('offset' in logged.body)) return logged.body;
+  return JSON.parse(bytes.toString('utf8', logged.body.offset, logged.body.offset + logged.body.length)) as StoredRound;
+}
+
 /**
  * Refuses a folder that holds anything but a memory: opening deletes unreferenced files in
- * `images/`, which must never be someone's own pictures.
+ * `images/` and `segments/`, which must never be someone's own files.
  */
 async function assertMemoryFolder(root: string): Promise<void> {
   const names = await readdir(root).catch((error: unknown): string[] => {
     if (isCode(error, 'ENOENT')) return [];
     throw toStorageError(error, `reading ${root}`);
   });
-  const ours = (name: string) => name === LOG_FILE || name === MANIFEST_FILE || name === IMAGES_DIR || name.startsWith(LOCK_FILE) || ROOT_TEMP_FILE.test(name);
+  const ours = (name: string) =>
+    name === LOG_FILE || name === MANIFEST_FILE || name === IMAGES_DIR || name === SEGMENTS_DIR || name.startsWith(LOCK_FILE) || ROOT_TEMP_FILE.test(name);
   const foreign = names.filter((name) => !ours(name));
   if (!names.includes(LOG_FILE) && foreign.length > 0) {
     throw new VmemError(
@@ -118,12 +147,17 @@ async function assertMemoryFolder(root: string): Promise<void> {
   }
 }
 
-/** Deletes image files no live round refers to, and temporary files of writes that never finished. */
+/** Deletes image and segment files no live round or the commit refers to, and temporary files of writes that never finished. */
 async function removeLeftovers(root: string, replay: Replay): Promise<void> {
   const referenced = new Set([...replay.rounds.values()].flatMap((logged) => logged.images.map((image) => image.file)));
   const imagesDir = join(root, IMAGES_DIR);
   for (const name of await io(`listing ${imagesDir}`, () => readdir(imagesDir))) {
     if (IMAGE_FILE.test(name) && !referenced.has(name)) await io(`removing ${name}`, () => rm(join(imagesDir, name), { force: true }));
+  }
+  const named = new Set(replay.commit?.segments.map((segment) => segment.id) ?? []);
+  const segmentsDir = join(root, SEGMENTS_DIR);
+  for (const name of await io(`listing ${segmentsDir}`, () => readdir(segmentsDir))) {
+    if (SEGMENT_FILE.test(name) && !named.has(name)) await io(`removing ${name}`, () => rm(join(segmentsDir, name), { force: true }));
   }
   for (const name of await io(`listing ${root}`, () => readdir(root))) {
     if (ROOT_TEMP_FILE.test(name)) await io(`removing ${name}`, () => rm(join(root, name), { force: true }));
@@ -132,23 +166,25 @@ async function removeLeftovers(root: string, replay: Replay): Promise<void> {
 
 class FileStorage implements FileMemoryStorage {
   readonly dir: string;
+  readonly label: string;
   private readonly lock: WriterLock;
   private readonly log: FileHandle;
   private size: number;
-  /** The replay of opening, handed to the first `loadAll`; dropped by any write. */
-  private opened: Replay | undefined;
-  private readonly imagesOfRound = new Map<string, readonly ImageEntry[]>();
+  private readonly rounds: Map<string, LoggedRound>;
+  private commit: IndexCommit | undefined;
   private readonly imageById = new Map<string, ImageEntry>();
   private readonly writes = createSerialQueue();
   private closed = false;
 
   constructor(dir: string, lock: WriterLock, log: FileHandle, size: number, replay: Replay) {
     this.dir = dir;
+    this.label = `the memory folder ${dir}`;
     this.lock = lock;
     this.log = log;
     this.size = size;
-    this.opened = replay;
-    for (const logged of replay.rounds.values()) this.indexImages(logged.round.id, logged.images);
+    this.rounds = replay.rounds;
+    this.commit = replay.commit;
+    for (const logged of this.rounds.values()) for (const image of logged.images) this.imageById.set(image.id, image);
   }
 
   async readManifest(): Promise<Manifest | undefined> {
@@ -167,19 +203,57 @@ class FileStorage implements FileMemoryStorage {
     return this.writes.run(() => replaceFile(this.dir, MANIFEST_FILE, Buffer.from(JSON.stringify(manifest, null, 2))));
   }
 
-  async loadAll(): Promise<{ rounds: StoredRound[]; units: StoredUnit[] }> {
+  async open(): Promise<StorageState> {
     this.assertOpen();
-    const replay = this.opened ?? (await this.writes.run(async () => replayLog(await io('reading the log', () => readFile(join(this.dir, LOG_FILE))), join(this.dir, LOG_FILE))));
-    this.opened = undefined;
-    const ordered = [...replay.rounds.values()].sort((a, b) => a.round.seq - b.round.seq);
-    return { rounds: ordered.map((logged) => logged.round), units: ordered.flatMap((logged) => logged.units) };
+    const ordered = [...this.rounds.values()].sort((a, b) => a.facts.seq - b.facts.seq);
+    return { rounds: ordered.map((logged) => logged.facts), index: this.commit, unindexed: ordered.filter((logged) => logged.units).map((logged) => logged.facts.id) };
   }
 
-  putRounds(records: readonly RoundRecord[]): Promise<void> {
+  async readSegments(ids: readonly string[]): Promise<(Uint8Array | undefined)[]> {
+    this.assertOpen();
+    return Promise.all(
+      ids.map(async (id) => {
+        if (!/^[0-9a-f]{64}$/.test(id)) return undefined;
+        try {
+          const bytes = await readFile(join(this.dir, SEGMENTS_DIR, id));
+          return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+        } catch (error) {
+          if (isCode(error, 'ENOENT')) return undefined;
+          throw toStorageError(error, `reading segment ${id}`);
+        }
+      }),
+    );
+  }
+
+  async readUnits(roundIds: readonly string[]) {
+    this.assertOpen();
+    return roundIds.flatMap((id) => this.rounds.get(id)?.units ?? []);
+  }
+
+  async getRounds(roundIds: readonly string[]): Promise<(StoredRound | undefined)[]> {
+    this.assertOpen();
+    return Promise.all(
+      roundIds.map(async (id) => {
+        const logged = this.rounds.get(id);
+        if (!logged) return undefined;
+        if (!('offset' in logged.body)) return logged.body;
+        const { offset, length } = logged.body;
+        const buffer = Buffer.alloc(length);
+        await io(`reading round ${id}`, () => this.log.read(buffer, 0, length, offset));
+        try {
+          return JSON.parse(buffer.toString('utf8')) as StoredRound;
+        } catch (error) {
+          throw new VmemError('STORAGE_FAILED', `Round "${id}" in ${join(this.dir, LOG_FILE)} cannot be read (the file was changed outside vmem); restore the folder from a backup.`, { cause: error });
+        }
+      }),
+    );
+  }
+
+  putRounds(records: readonly RoundRecord[], change?: IndexChange): Promise<void> {
     this.assertOpen();
     return this.writes.run(async () => {
-      if (records.length === 0) return;
-      const logged: LoggedRound[] = [];
+      if (records.length === 0 && !change) return;
+      const entries: { record: RoundRecord; images: ImageEntry[] }[] = [];
       let wroteImages = false;
       for (const record of records) {
         const images: ImageEntry[] = [];
@@ -191,25 +265,44 @@ class FileStorage implements FileMemoryStorage {
           }
           images.push(entry);
         }
-        logged.push({ round: record.round, units: record.units, images });
+        entries.push({ record, images });
       }
       if (wroteImages) await syncDir(join(this.dir, IMAGES_DIR));
-      await this.append(putFrame(logged));
-      const replaced = logged.flatMap((item) => this.imagesOfRound.get(item.round.id) ?? []);
-      for (const item of logged) this.indexImages(item.round.id, item.images);
-      await this.removeUnreferenced(replaced);
+      await this.writeSegments(change);
+      const replaced = entries.flatMap(({ record }) => this.rounds.get(record.round.id)?.images ?? []);
+      const frame = change
+        ? roundsFrame(entries.map(({ record, images }) => ({ round: record.round, facts: roundFacts(record.round), images })), change.commit)
+        : putFrame(entries.map(({ record, images }) => ({ round: record.round, units: record.units, images })));
+      await this.append(frame);
+      await this.afterCommit(replaced, change);
     });
   }
 
-  deleteRound(roundId: string): Promise<void> {
+  deleteRounds(roundIds: readonly string[], change?: IndexChange): Promise<void> {
     this.assertOpen();
     return this.writes.run(async () => {
-      const images = this.imagesOfRound.get(roundId);
-      if (images === undefined) return;
-      await this.append(deleteFrame([roundId]));
-      this.imagesOfRound.delete(roundId);
+      const known = roundIds.filter((id) => this.rounds.has(id));
+      if (known.length === 0 && !change) return;
+      await this.writeSegments(change);
+      const images = known.flatMap((id) => this.rounds.get(id)!.images);
+      await this.append(deleteFrame(known, change?.commit));
+      for (const id of known) this.rounds.delete(id);
       for (const image of images) this.imageById.delete(image.id);
-      await this.removeUnreferenced(images);
+      await this.afterCommit(images, change);
+    });
+  }
+
+  writeIndex(change: IndexChange, indexed: readonly string[] = []): Promise<void> {
+    this.assertOpen();
+    return this.writes.run(async () => {
+      await this.writeSegments(change);
+      // Rounds now in the index are written again without their vectors, in the frame that commits the index.
+      const converted = indexed.flatMap((id) => {
+        const logged = this.rounds.get(id);
+        return logged?.units && !('offset' in logged.body) ? [{ round: logged.body, facts: logged.facts, images: logged.images }] : [];
+      });
+      await this.append(roundsFrame(converted, change.commit));
+      await this.afterCommit([], change);
     });
   }
 
@@ -233,12 +326,13 @@ class FileStorage implements FileMemoryStorage {
         await this.log.sync();
       });
       this.size = 0;
-      this.opened = undefined;
       await io('removing the manifest', () => rm(join(this.dir, MANIFEST_FILE), { force: true }));
       const images = [...this.imageById.values()];
-      this.imagesOfRound.clear();
+      this.rounds.clear();
       this.imageById.clear();
+      this.commit = undefined;
       await this.removeUnreferenced(images);
+      await this.removeUnnamedSegments();
     });
   }
 
@@ -250,9 +344,24 @@ class FileStorage implements FileMemoryStorage {
     await this.lock.release();
   }
 
+  /** Writes the change's new segments aside (durable, renamed into place) before the frame that names them. */
+  private async writeSegments(change: IndexChange | undefined): Promise<void> {
+    if (!change || change.add.length === 0) return;
+    for (const segment of change.add) await writeAside(join(this.dir, SEGMENTS_DIR), segment.id, segment.bytes);
+    await syncDir(join(this.dir, SEGMENTS_DIR));
+  }
+
+  /** What a committed frame makes unused: replaced images, and segments the new commit no longer names. */
+  private async afterCommit(replaced: readonly ImageEntry[], change: IndexChange | undefined): Promise<void> {
+    await this.removeUnreferenced(replaced);
+    if (change) {
+      this.commit = change.commit;
+      await this.removeUnnamedSegments();
+    }
+  }
+
   /** Appends one frame and makes it durable; a failed write is cut off again so the log stays whole. */
   private async append(frame: Buffer): Promise<void> {
-    this.opened = undefined;
     try {
       // In slices: one write call takes at most 2 GiB, and a kill between slices is the torn frame replay drops.
       for (let at = 0; at < frame.length; ) {
@@ -264,13 +373,14 @@ class FileStorage implements FileMemoryStorage {
       await this.log.truncate(this.size).catch(() => undefined); // The next open cuts it off anyway.
       throw toStorageError(error, `writing ${join(this.dir, LOG_FILE)}`);
     }
+    // The frame's rounds, with their bodies' places in the file.
+    const written = replayLog(frame, join(this.dir, LOG_FILE), this.size);
+    for (const [id, logged] of written.rounds) {
+      for (const image of this.rounds.get(id)?.images ?? []) this.imageById.delete(image.id);
+      this.rounds.set(id, logged);
+      for (const image of logged.images) this.imageById.set(image.id, image);
+    }
     this.size += frame.length;
-  }
-
-  private indexImages(roundId: string, images: readonly ImageEntry[]): void {
-    for (const old of this.imagesOfRound.get(roundId) ?? []) this.imageById.delete(old.id);
-    this.imagesOfRound.set(roundId, images);
-    for (const image of images) this.imageById.set(image.id, image);
   }
 
   /** Deletes the files of `images` that no live round refers to any more. */
@@ -278,6 +388,14 @@ class FileStorage implements FileMemoryStorage {
     for (const image of images) {
       if (this.imageById.get(image.id)?.file === image.file) continue;
       await io(`removing image ${image.id}`, () => rm(join(this.dir, IMAGES_DIR, image.file), { force: true }));
+    }
+  }
+
+  private async removeUnnamedSegments(): Promise<void> {
+    const named = new Set(this.commit?.segments.map((segment) => segment.id) ?? []);
+    const dir = join(this.dir, SEGMENTS_DIR);
+    for (const name of await io(`listing ${dir}`, () => readdir(dir))) {
+      if (SEGMENT_FILE.test(name) && !name.endsWith(TEMP_SUFFIX) && !named.has(name)) await io(`removing segment ${name}`, () => rm(join(dir, name), { force: true }));
     }
   }
 

@@ -1,6 +1,7 @@
 /**
  * A memory as one file: manifest, rounds, units with their vectors, and image bytes, so importing
- * it re-encodes nothing.
+ * it re-encodes nothing (the memory reads its contents whole, `memoryContents`, and this encodes them;
+ * an import stores the rounds with their vectors, and the memory indexes them when it opens).
  *
  * Layout: 8-byte magic `VMEMFILE`, u32 format version, u32 header length (little-endian), the
  * header as UTF-8 JSON, then the payload: every vector's float32 bytes and every image's bytes,
@@ -8,7 +9,6 @@
  */
 import { VmemError, isVmemError } from '../errors.js';
 import type { StoredRound, StoredUnit } from '../types.js';
-import { imagesOf } from '../types.js';
 import { createIdbStorage, deleteMemory } from './idb.js';
 import type { Manifest, MemoryStorage, RoundRecord, StoredImage } from './types.js';
 
@@ -36,30 +36,6 @@ interface FileHeader {
   readonly rounds: readonly StoredRound[];
   readonly units: readonly (Omit<StoredUnit, 'vector'> & { readonly vector: Slice })[];
   readonly images: readonly { readonly id: string; readonly roundId: string; readonly mimeType: string; readonly bytes: Slice }[];
-}
-
-/**
- * Reads everything from `storage` into one file. Works with any `MemoryStorage`.
- * @example
- * const blob = await exportMemory(storage);
- * download(blob, 'alice.vmem');
- */
-export async function exportMemory(storage: MemoryStorage): Promise<Blob> {
-  const manifest = await storage.readManifest();
-  if (!manifest) throw new VmemError('INVALID_INPUT', 'This memory is empty (no manifest yet); add a round before exporting it.');
-  const { rounds, units } = await storage.loadAll();
-  const images: MemorySnapshot['images'][number][] = [];
-  for (const round of rounds) {
-    for (const ref of imagesOf(round)) {
-      if (!ref.hasBytes) continue;
-      const image = await storage.getImage(ref.id);
-      if (!image) {
-        throw new VmemError('STORAGE_FAILED', `Image ${ref.id} of round ${round.id} is missing from storage; the export was stopped so it is not silently incomplete.`);
-      }
-      images.push({ ...image, roundId: round.id });
-    }
-  }
-  return encodeMemoryFile({ manifest, rounds, units, images });
 }
 
 /** Encodes a snapshot into the file layout described at the top of this module. */

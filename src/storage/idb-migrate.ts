@@ -31,6 +31,12 @@ export async function migrateStores(db: IDBPDatabase<VmemDbSchema>, oldVersion: 
       if (oldVersion === 1) await packLegacyRounds(db, tx);
     }
     if (oldVersion === 2) await blobVectors(tx);
+    if (oldVersion < 4) {
+      // Layout 3's chunks stay as they are: their rounds are indexed (and moved) when the memory opens.
+      db.createObjectStore('facts', { keyPath: 'key', autoIncrement: true }).createIndex('roundId', 'roundIds', { multiEntry: true });
+      db.createObjectStore('bodies', { keyPath: 'id' });
+      db.createObjectStore('segments', { keyPath: 'id' });
+    }
   } catch (error) {
     try {
       tx.abort();
@@ -48,7 +54,7 @@ async function blobVectors(tx: UpgradeTx): Promise<void> {
   for (const chunk of all) void chunks.put(withBlobVectors(chunk)).catch(() => undefined);
 }
 
-/** Layout 1 → 3: rounds with their units' vectors packed into chunks; the old stores are dropped. */
+/** Layout 1 → 3's chunks: rounds with their units' vectors packed; the old stores are dropped. */
 async function packLegacyRounds(db: IDBPDatabase<VmemDbSchema>, tx: UpgradeTx): Promise<void> {
   const legacy = tx as unknown as { objectStore<K extends keyof LegacyStores>(name: K): { getAll(): Promise<LegacyStores[K][]> } };
   const [rounds, units] = await Promise.all([legacy.objectStore('rounds').getAll(), legacy.objectStore('units').getAll()]);

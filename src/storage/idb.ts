@@ -1,46 +1,65 @@
 /**
- * IndexedDB storage for browsers: one database per named memory, holding the manifest, rounds in
- * chunk records (up to 256 rounds with their units and vectors packed in one Blob; see
- * round-chunk.ts) and image bytes. Opening a memory reads stored vectors back, so indexes are rebuilt without
- * re-encoding anything.
+ * IndexedDB storage for browsers: one database per named memory (layout 4), holding
+ * - `meta`: the manifest, the write counter (`revision`) and the index commit;
+ * - `facts`: the rounds' facts (`RoundFacts`), a record per write batch, all read when a memory opens;
+ * - `bodies`: one record per round, read only when a result, an edit or an export needs the round;
+ * - `segments`: the index's segments, each a Blob under its SHA-256 name;
+ * - `chunks`: rounds stored with their vectors and not indexed yet (layout 3's records, written by
+ *   vmem before index segments and by `.vmem` imports); the memory indexes them when it opens;
+ * - `images`: image bytes.
+ * Every write is one transaction over what it touches, so a round and the index change that goes
+ * with it commit together or not at all.
  */
 import { deleteDB, openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import { VmemError, isVmemError } from '../errors.js';
+import type { StoredRound } from '../types.js';
 import { announceChange, listenForChanges, withWriteLock, type MemoryChange } from './idb-sync.js';
 import { migrateStores } from './idb-migrate.js';
-import { CHUNK_ROUNDS, mergeChunks, packChunk, slices, stageChunks, withoutRounds, type RoundChunk } from './round-chunk.js';
-import type { Manifest, MemoryStorage, RoundRecord, StagedLoad, StoredImage } from './types.js';
+import { CHUNK_ROUNDS, packChunk, slices, unitsOfRounds, withoutRounds, type RoundChunk } from './round-chunk.js';
+import { roundFacts, type IndexChange, type IndexCommit, type Manifest, type MemoryStorage, type RoundFacts, type RoundRecord, type StorageState, type StoredImage } from './types.js';
 
 /** Prefix of every vmem database name, so `listMemories` can tell them from other databases. */
 export const DATABASE_PREFIX = 'vmem:';
 /**
  * The layout version of the database. 1: a record per round and per unit. 2: chunk records of up to
- * 256 rounds with their units and packed vectors (opening reads a few dozen records); version-1
- * databases are migrated on open, in the upgrade transaction, so a failed migration leaves them as
- * they were. 3: the chunks' vectors in a Blob instead of a Float32Array (read asynchronously, so
- * opening indexes texts while vector bytes arrive); migrated from 1 and 2 the same way.
+ * 256 rounds with their units and packed vectors. 3: the chunks' vectors in a Blob. 4: index
+ * segments, round facts and round bodies (the chunks stay for rounds not indexed yet). Older layouts
+ * are upgraded on open, in the upgrade transaction, so a failed upgrade leaves them as they were;
+ * from layout 3 nothing moves then: the memory indexes the chunks' rounds when it opens.
  */
-export const DATABASE_VERSION = 3;
+export const DATABASE_VERSION = 4;
 
 /** An image as stored: the bytes plus the round it belongs to, so forgetting a round finds them. */
 interface ImageRecord extends StoredImage {
   readonly roundId: string;
 }
 
-/** Manifest and write counter live in one small key/value store. */
+/** Manifest, write counter and index commit live in one small key/value store. */
 type MetaRecord =
   | { readonly key: 'manifest'; readonly manifest: Manifest }
-  | { readonly key: 'revision'; readonly revision: number };
+  | { readonly key: 'revision'; readonly revision: number }
+  | { readonly key: 'index'; readonly index: IndexCommit };
+
+/** The facts of the rounds one write stored (`roundIds` is indexed, multi-entry, to find a round's record). */
+export interface FactsRecord {
+  readonly key?: number;
+  readonly roundIds: readonly string[];
+  readonly rounds: readonly RoundFacts[];
+}
 
 /** The typed schema: store and index names are checked at compile time. */
 export interface VmemDbSchema extends DBSchema {
   meta: { key: MetaRecord['key']; value: MetaRecord };
+  facts: { key: number; value: FactsRecord; indexes: { roundId: string } };
+  bodies: { key: string; value: { readonly id: string; readonly round: StoredRound } };
+  segments: { key: string; value: { readonly id: string; readonly bytes: Blob } };
   chunks: { key: number; value: RoundChunk; indexes: { roundId: string } };
   images: { key: string; value: ImageRecord; indexes: { roundId: string } };
 }
 
 type VmemDb = IDBPDatabase<VmemDbSchema>;
 type WriteTx = IDBPTransaction<VmemDbSchema, StoreNames<VmemDbSchema>[], 'readwrite'>;
+const STORES: StoreNames<VmemDbSchema>[] = ['meta', 'facts', 'bodies', 'segments', 'chunks', 'images'];
 
 /** `MemoryStorage` over IndexedDB, plus what the app needs to follow changes made by other tabs. */
 export interface IdbMemoryStorage extends MemoryStorage {
@@ -50,17 +69,15 @@ export interface IdbMemoryStorage extends MemoryStorage {
   readonly revision: number;
   /**
    * Calls `listener` when another tab wrote to or deleted this memory. The in-page indexes are
-   * then stale: reopen the memory (which rebuilds from stored vectors, no re-encoding).
+   * then stale: reopen the memory (which reads the index segments again, nothing re-encoded).
    * @returns the unsubscribe function
    */
   onRemoteChange(listener: (change: MemoryChange) => void): () => void;
   /**
-   * Merges small chunk records (single-round writes leave one each) into full ones, without changing
+   * Merges small facts records (single-round writes leave one each) into full ones, without changing
    * what is stored. Opening a memory starts it in the background when there are many.
    */
   compact(): Promise<void>;
-  /** Rounds and unit facts first; vector bytes are read from Blobs meanwhile (see round-chunk.ts). */
-  loadStaged(): Promise<StagedLoad>;
 }
 
 /** Options of `createIdbStorage`. */
@@ -83,8 +100,8 @@ export interface IdbStorageOptions {
   readonly concurrentAdds?: 'merge' | 'refuse';
 }
 
-/** Small chunks (under an eighth full) tolerated before opening compacts them. */
-const SMALL_CHUNKS_BEFORE_COMPACTING = 32;
+/** Small facts records (under an eighth of a chunk) tolerated before opening compacts them. */
+const SMALL_RECORDS_BEFORE_COMPACTING = 32;
 
 /**
  * Opens (creating if needed) the memory `name` in IndexedDB.
@@ -99,6 +116,7 @@ const SMALL_CHUNKS_BEFORE_COMPACTING = 32;
  */
 export async function createIdbStorage(name: string, options: IdbStorageOptions = {}): Promise<IdbMemoryStorage> {
   assertMemoryName(name);
+  const label = `memory "${name}"`;
   let closedReason: string | undefined;
   let migration: Promise<unknown> | undefined;
   let created = false;
@@ -111,11 +129,11 @@ export async function createIdbStorage(name: string, options: IdbStorageOptions 
       },
       // Another tab wants to delete or upgrade this database: step aside instead of blocking it.
       blocking: () => {
-        closedReason = `memory "${name}" was deleted or upgraded in another tab; open it again`;
+        closedReason = `${label} was deleted or upgraded in another tab; open it again`;
         db.close();
       },
       terminated: () => {
-        closedReason = `the browser closed the database of memory "${name}"; open it again`;
+        closedReason = `the browser closed the database of ${label}; open it again`;
       },
     }),
   );
@@ -145,7 +163,7 @@ export async function createIdbStorage(name: string, options: IdbStorageOptions 
     let written = 0;
     let stale = false;
     await withWriteLock(name, async () => {
-      const tx = ensureOpen().transaction(['meta', 'chunks', 'images'], 'readwrite');
+      const tx = ensureOpen().transaction(STORES, 'readwrite');
       await runTransaction(tx, doing, async () => {
         const stored = await tx.objectStore('meta').get('revision');
         const current = stored?.key === 'revision' ? stored.revision : 0;
@@ -167,17 +185,17 @@ export async function createIdbStorage(name: string, options: IdbStorageOptions 
    * numbered after the last round stored now (so history order is the order writes committed).
    */
   const rebased = async (tx: WriteTx, records: readonly RoundRecord[], doing: string): Promise<readonly RoundRecord[]> => {
-    const chunks = tx.objectStore('chunks');
     const images = tx.objectStore('images');
     const imageIds = records.flatMap((record) => record.images.map((image) => image.id));
-    const [storedRounds, storedImages, all] = await Promise.all([
-      Promise.all(records.map((record) => chunks.index('roundId').getKey(record.round.id))),
+    const [storedRounds, storedImages, facts, chunks] = await Promise.all([
+      Promise.all(records.map((record) => roundKey(tx, record.round.id))),
       Promise.all(imageIds.map((id) => images.getKey(id))),
-      chunks.getAll(),
+      tx.objectStore('facts').getAll(),
+      tx.objectStore('chunks').getAll(),
     ]);
     records.forEach(({ round }, at) => {
       if (knownRounds.has(round.id)) throw changedElsewhere(doing);
-      if (storedRounds[at] !== undefined) {
+      if (storedRounds[at]) {
         throw new VmemError('DUPLICATE_ROUND', `Round "${round.id}" was stored in another tab meanwhile; it is not stored twice. Nothing from this write was stored.`);
       }
     });
@@ -185,47 +203,68 @@ export async function createIdbStorage(name: string, options: IdbStorageOptions 
     if (taken !== undefined) {
       throw new VmemError('DUPLICATE_ROUND', `Image "${taken}" was stored in another tab meanwhile; image ids must be unique. Nothing from this write was stored.`);
     }
-    const lastSeq = all.reduce((last, chunk) => chunk.rounds.reduce((max, round) => Math.max(max, round.seq), last), -1);
+    const seqs = [...facts.flatMap((record) => record.rounds), ...chunks.flatMap((chunk) => chunk.rounds)].map((round) => round.seq);
+    const lastSeq = seqs.reduce((last, seq) => Math.max(last, seq), -1);
     const firstSeq = Math.min(...records.map((record) => record.round.seq));
     const shift = Math.max(0, lastSeq + 1 - firstSeq);
     return shift === 0 ? records : records.map((record) => ({ ...record, round: { ...record.round, seq: record.round.seq + shift } }));
   };
 
-  /** No revision bump: what is stored stays the same, and every write finds rounds' chunks afresh. */
+  /** No revision bump: what is stored stays the same, and every write finds rounds' facts afresh. */
   const compact = async (): Promise<void> => {
     ensureOpen();
     await withWriteLock(name, async () => {
-      const tx = ensureOpen().transaction(['chunks'], 'readwrite') as unknown as WriteTx;
-      await runTransaction(tx, `compacting memory "${name}"`, async () => {
-        const store = tx.objectStore('chunks');
-        const small = (await store.getAll()).filter(isSmall);
+      const tx = ensureOpen().transaction(['facts'], 'readwrite') as unknown as WriteTx;
+      await runTransaction(tx, `compacting ${label}`, async () => {
+        const store = tx.objectStore('facts');
+        const small = (await store.getAll()).filter((record) => record.rounds.length < CHUNK_ROUNDS / 8);
         if (small.length < 2) return;
-        // Blob slices are joined without reading any vector, so nothing awaits inside the transaction.
-        for (const chunk of small) queued(store.delete(chunk.key!));
-        for (const merged of mergeChunks(small)) queued(store.put(merged));
+        for (const record of small) queued(store.delete(record.key!));
+        const rounds = small.flatMap((record) => record.rounds).sort((a, b) => a.seq - b.seq);
+        for (const slice of slices(rounds)) queued(store.put(factsRecord(slice)));
       });
     });
   };
 
-  /** Rounds and unit facts from one read of a few dozen chunk records; their vector bytes are read after. */
-  const loadStaged = async (): Promise<StagedLoad> => {
+  const open = async (): Promise<StorageState> => {
     const handle = ensureOpen();
-    const staged = await guard('loading the memory', async () => {
-      const tx = handle.transaction(['meta', 'chunks'], 'readonly');
-      const [chunks, revision] = await Promise.all([tx.objectStore('chunks').getAll(), tx.objectStore('meta').get('revision'), tx.done]);
+    return guard(`opening ${label}`, async () => {
+      const tx = handle.transaction(['meta', 'facts', 'chunks'], 'readonly');
+      const [facts, chunks, revision, index] = await Promise.all([
+        tx.objectStore('facts').getAll(),
+        tx.objectStore('chunks').getAll(),
+        tx.objectStore('meta').get('revision'),
+        tx.objectStore('meta').get('index'),
+        tx.done,
+      ]);
       knownRevision = revision?.key === 'revision' ? revision.revision : 0;
-      knownRounds = new Set(chunks.flatMap((chunk) => chunk.roundIds));
-      if (chunks.filter(isSmall).length >= SMALL_CHUNKS_BEFORE_COMPACTING) void compact().catch(() => undefined);
-      return stageChunks(chunks);
+      const legacy = chunks.flatMap((chunk) => chunk.rounds.map(roundFacts));
+      const rounds = [...facts.flatMap((record) => record.rounds), ...legacy].sort((a, b) => a.seq - b.seq);
+      knownRounds = new Set(rounds.map((round) => round.id));
+      if (facts.filter((record) => record.rounds.length < CHUNK_ROUNDS / 8).length >= SMALL_RECORDS_BEFORE_COMPACTING) void compact().catch(() => undefined);
+      const unindexed = new Set(legacy.map((round) => round.id));
+      return { rounds, index: index?.key === 'index' ? index.index : undefined, unindexed: rounds.filter((round) => unindexed.has(round.id)).map((round) => round.id) };
     });
-    const vectors = guard('reading the stored vectors', () => staged.vectors);
-    // Observed here so a caller that fails before awaiting it leaves no unhandled rejection.
-    vectors.catch(() => undefined);
-    return { rounds: staged.rounds, units: staged.units, vectors };
+  };
+
+  /** The index change inside a write: new segments, the commit, and the segments it no longer names deleted. */
+  const storeIndex = async (tx: WriteTx, change: IndexChange, stale: boolean): Promise<void> => {
+    const meta = tx.objectStore('meta');
+    const segments = tx.objectStore('segments');
+    const before = await meta.get('index');
+    const previous = before?.key === 'index' ? before.index : { segments: [] };
+    // A write merged on top of another tab's adds its new segments to that tab's commit.
+    const added = new Set(change.add.map((segment) => segment.id));
+    const commit = stale ? { segments: [...previous.segments, ...change.commit.segments.filter((segment) => added.has(segment.id))] } : change.commit;
+    for (const segment of change.add) queued(segments.put({ id: segment.id, bytes: new Blob([segment.bytes as Uint8Array<ArrayBuffer>]) }));
+    queued(meta.put({ key: 'index', index: commit }));
+    const named = new Set(commit.segments.map((segment) => segment.id));
+    for (const segment of previous.segments) if (!named.has(segment.id)) queued(segments.delete(segment.id));
   };
 
   return {
     name,
+    label,
     get revision() {
       return knownRevision;
     },
@@ -236,52 +275,103 @@ export async function createIdbStorage(name: string, options: IdbStorageOptions 
     async writeManifest(manifest) {
       await write('saving the manifest', (tx) => queued(tx.objectStore('meta').put({ key: 'manifest', manifest })));
     },
-    async loadAll() {
-      const { rounds, units, vectors } = await loadStaged();
-      const read = await vectors;
-      return { rounds, units: units.map((unit, at) => ({ ...unit, vector: read[at]! })) };
+    open,
+    async readSegments(ids) {
+      const handle = ensureOpen();
+      const records = await guard(`reading the index of ${label}`, async () => {
+        const tx = handle.transaction(['segments'], 'readonly');
+        const found = await Promise.all(ids.map((id) => tx.objectStore('segments').get(id)));
+        await tx.done;
+        return found;
+      });
+      // Blob bytes are read after the transaction, in parallel, off the main thread.
+      return guard(`reading the index of ${label}`, () => Promise.all(records.map(async (record) => (record ? new Uint8Array(await record.bytes.arrayBuffer()) : undefined))));
     },
-    loadStaged,
-    async putRounds(records) {
+    async readUnits(roundIds) {
+      const handle = ensureOpen();
+      const wanted = new Set(roundIds);
+      const chunks = await guard(`reading stored vectors of ${label}`, async () => {
+        const tx = handle.transaction(['chunks'], 'readonly');
+        const keys = new Set((await Promise.all(roundIds.map((id) => tx.objectStore('chunks').index('roundId').getKey(id)))).filter((key): key is number => key !== undefined));
+        const found = await Promise.all([...keys].map((key) => tx.objectStore('chunks').get(key)));
+        await tx.done;
+        return found.filter((chunk): chunk is RoundChunk => chunk !== undefined);
+      });
+      const units = await guard(`reading stored vectors of ${label}`, () => Promise.all(chunks.map((chunk) => unitsOfRounds(chunk, wanted))));
+      return units.flat();
+    },
+    async getRounds(roundIds) {
+      const handle = ensureOpen();
+      return guard(`reading rounds of ${label}`, async () => {
+        const tx = handle.transaction(['bodies', 'chunks'], 'readonly');
+        const bodies = await Promise.all(roundIds.map((id) => tx.objectStore('bodies').get(id)));
+        const rounds: (StoredRound | undefined)[] = bodies.map((body) => body?.round);
+        const missing = roundIds.filter((_, at) => rounds[at] === undefined);
+        if (missing.length > 0) {
+          // Rounds not indexed yet are still in their chunks.
+          const chunks = await Promise.all(missing.map((id) => tx.objectStore('chunks').index('roundId').get(id)));
+          const byId = new Map(chunks.flatMap((chunk) => chunk?.rounds ?? []).map((round) => [round.id, round]));
+          roundIds.forEach((id, at) => (rounds[at] ??= byId.get(id)));
+        }
+        await tx.done;
+        return rounds;
+      });
+    },
+    async putRounds(records, change) {
       if (records.length === 0) return;
       const first = records[0]!.round.id;
       const doing = records.length === 1 ? `saving a round (id ${first})` : `saving ${records.length} rounds (from id ${first})`;
-      // One transaction for the whole batch: a crash or a full disk leaves all of it or none of it.
+      // One transaction for the whole batch and its index change: a crash or a full disk leaves all of it or none of it.
       await write(
         doing,
         async (tx, stale) => {
           const batch = stale ? await rebased(tx, records, doing) : records;
-          // A round written again (a new caption, a reindex) leaves the chunk it was in.
+          // A round written again (a new caption, an edit) leaves the records it was in.
           await removeRounds(tx, batch.map((record) => record.round.id));
-          for (const slice of slices(batch)) queued(tx.objectStore('chunks').put(packChunk(slice)));
+          if (change) {
+            for (const slice of slices(batch)) queued(tx.objectStore('facts').put(factsRecord(slice.map((record) => roundFacts(record.round)))));
+            for (const record of batch) queued(tx.objectStore('bodies').put({ id: record.round.id, round: record.round }));
+            await storeIndex(tx, change, stale);
+          } else {
+            for (const slice of slices(batch)) queued(tx.objectStore('chunks').put(packChunk(slice)));
+          }
           for (const record of batch) putImages(tx, record);
         },
         mergeAdds,
       );
       for (const record of records) knownRounds.add(record.round.id);
     },
-    async deleteRound(roundId) {
-      await write(`forgetting round ${roundId}`, async (tx) => {
-        const [imageKeys] = await Promise.all([tx.objectStore('images').index('roundId').getAllKeys(roundId), removeRounds(tx, [roundId])]);
-        for (const key of imageKeys) queued(tx.objectStore('images').delete(key));
+    async deleteRounds(roundIds, change) {
+      await write(`forgetting ${roundIds.length === 1 ? `round ${roundIds[0]}` : `${roundIds.length} rounds`}`, async (tx) => {
+        const images = tx.objectStore('images');
+        const [imageKeys] = await Promise.all([Promise.all(roundIds.map((id) => images.index('roundId').getAllKeys(id))), removeRounds(tx, roundIds)]);
+        for (const key of imageKeys.flat()) queued(images.delete(key));
+        for (const id of roundIds) queued(tx.objectStore('bodies').delete(id));
+        if (change) await storeIndex(tx, change, false);
       });
-      knownRounds.delete(roundId);
+      for (const id of roundIds) knownRounds.delete(id);
+    },
+    async writeIndex(change, indexed = []) {
+      await write(`saving the index of ${label}`, async (tx) => {
+        if (indexed.length > 0) await moveIndexed(tx, indexed);
+        await storeIndex(tx, change, false);
+      });
     },
     async getImage(imageId) {
       const record = await guard(`reading image ${imageId}`, () => ensureOpen().get('images', imageId));
       return record ? { id: record.id, bytes: record.bytes, mimeType: record.mimeType } : undefined;
     },
     async clear() {
-      await write(`clearing memory "${name}"`, (tx) => {
-        queued(tx.objectStore('chunks').clear());
-        queued(tx.objectStore('images').clear());
+      await write(`clearing ${label}`, (tx) => {
+        for (const store of ['facts', 'bodies', 'segments', 'chunks', 'images'] as const) queued(tx.objectStore(store).clear());
         queued(tx.objectStore('meta').delete('manifest'));
+        queued(tx.objectStore('meta').delete('index'));
       });
       knownRounds.clear();
     },
     async close() {
       if (closedReason === undefined) {
-        closedReason = `memory "${name}" was closed`;
+        closedReason = `${label} was closed`;
         db.close();
       }
     },
@@ -365,28 +455,49 @@ async function readRevision(db: VmemDb): Promise<number> {
   return record?.key === 'revision' ? record.revision : 0;
 }
 
-function isSmall(chunk: RoundChunk): boolean {
-  return chunk.rounds.length < CHUNK_ROUNDS / 8;
+function factsRecord(rounds: readonly RoundFacts[]): FactsRecord {
+  return { roundIds: rounds.map((round) => round.id), rounds };
 }
 
-/** Takes rounds out of the chunks holding them (found by the multi-entry roundId index), inside `tx`. */
+/** Whether a round is stored, indexed or not. */
+async function roundKey(tx: WriteTx, roundId: string): Promise<boolean> {
+  const [facts, chunk] = await Promise.all([tx.objectStore('facts').index('roundId').getKey(roundId), tx.objectStore('chunks').index('roundId').getKey(roundId)]);
+  return facts !== undefined || chunk !== undefined;
+}
+
+/** Takes rounds out of the facts records and chunks holding them (found by their multi-entry roundId indexes), inside `tx`. */
 async function removeRounds(tx: WriteTx, roundIds: readonly string[]): Promise<void> {
-  const store = tx.objectStore('chunks');
-  const keys = await Promise.all(roundIds.map((id) => store.index('roundId').getKey(id)));
-  const dropFrom = new Map<number, Set<string>>();
-  keys.forEach((key, at) => {
-    if (key === undefined) return;
-    const drop = dropFrom.get(key) ?? new Set<string>();
-    drop.add(roundIds[at]!);
-    dropFrom.set(key, drop);
-  });
-  await Promise.all(
-    [...dropFrom].map(async ([key, drop]) => {
-      const chunk = await store.get(key);
-      const rest = chunk && withoutRounds(chunk, drop);
-      queued(rest ? store.put(rest) : store.delete(key));
+  const drop = new Set(roundIds);
+  const facts = tx.objectStore('facts');
+  const chunks = tx.objectStore('chunks');
+  const [factKeys, chunkKeys] = await Promise.all([
+    Promise.all(roundIds.map((id) => facts.index('roundId').getKey(id))),
+    Promise.all(roundIds.map((id) => chunks.index('roundId').getKey(id))),
+  ]);
+  await Promise.all([
+    ...[...new Set(factKeys.filter((key): key is number => key !== undefined))].map(async (key) => {
+      const record = await facts.get(key);
+      const rest = record?.rounds.filter((round) => !drop.has(round.id)) ?? [];
+      queued(rest.length > 0 ? facts.put({ ...factsRecord(rest), key }) : facts.delete(key));
     }),
-  );
+    ...[...new Set(chunkKeys.filter((key): key is number => key !== undefined))].map(async (key) => {
+      const chunk = await chunks.get(key);
+      const rest = chunk && withoutRounds(chunk, drop);
+      queued(rest ? chunks.put(rest) : chunks.delete(key));
+    }),
+  ]);
+}
+
+/** Rounds the index now holds move from their chunks (vectors and all) to facts and bodies. */
+async function moveIndexed(tx: WriteTx, roundIds: readonly string[]): Promise<void> {
+  const wanted = new Set(roundIds);
+  const chunks = tx.objectStore('chunks');
+  const keys = await Promise.all(roundIds.map((id) => chunks.index('roundId').getKey(id)));
+  const records = await Promise.all([...new Set(keys.filter((key): key is number => key !== undefined))].map((key) => chunks.get(key)));
+  const rounds = records.flatMap((chunk) => chunk?.rounds.filter((round) => wanted.has(round.id)) ?? []).sort((a, b) => a.seq - b.seq);
+  await removeRounds(tx, rounds.map((round) => round.id));
+  for (const slice of slices(rounds)) queued(tx.objectStore('facts').put(factsRecord(slice.map(roundFacts))));
+  for (const round of rounds) queued(tx.objectStore('bodies').put({ id: round.id, round }));
 }
 
 function putImages(tx: WriteTx, record: RoundRecord): void {
@@ -475,3 +586,4 @@ export function assertMemoryName(name: string): void {
 function compactBytes(bytes: Uint8Array): Uint8Array {
   return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
 }
+

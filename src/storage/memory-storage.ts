@@ -1,49 +1,85 @@
 import type { StoredRound, StoredUnit } from '../types.js';
-import type { Manifest, MemoryStorage, RoundRecord, StoredImage } from './types.js';
+import { roundFacts, type IndexChange, type IndexCommit, type Manifest, type MemoryStorage, type RoundRecord, type StoredImage } from './types.js';
 
 /**
- * Storage that lives and dies with the process: for Node, tests and benchmarks.
+ * Storage that lives and dies with the process: for Node, tests and benchmarks. It keeps the same
+ * things the persistent stores keep (rounds, the index's segments, image bytes), so a memory over
+ * it takes the same paths.
  * @example const memory = await createMemory({ textEncoder, storage: createInMemoryStorage() });
  */
 export function createInMemoryStorage(): MemoryStorage {
   let manifest: Manifest | undefined;
+  let index: IndexCommit | undefined;
   const rounds = new Map<string, StoredRound>();
-  const units = new Map<string, StoredUnit[]>();
+  /** Units with vectors of rounds stored without the index. */
+  const unindexed = new Map<string, readonly StoredUnit[]>();
+  const segments = new Map<string, Uint8Array>();
   const images = new Map<string, StoredImage>();
   const imagesOfRound = new Map<string, string[]>();
 
+  const applyIndex = (change: IndexChange | undefined) => {
+    if (!change) return;
+    for (const segment of change.add) segments.set(segment.id, segment.bytes);
+    index = change.commit;
+    const named = new Set(change.commit.segments.map((segment) => segment.id));
+    for (const id of segments.keys()) if (!named.has(id)) segments.delete(id);
+  };
+  const dropRound = (roundId: string) => {
+    rounds.delete(roundId);
+    unindexed.delete(roundId);
+    for (const imageId of imagesOfRound.get(roundId) ?? []) images.delete(imageId);
+    imagesOfRound.delete(roundId);
+  };
+
   return {
+    label: 'the in-memory memory',
     async readManifest() {
       return manifest;
     },
     async writeManifest(next) {
       manifest = next;
     },
-    async loadAll() {
+    async open() {
       const ordered = [...rounds.values()].sort((a, b) => a.seq - b.seq);
-      return { rounds: ordered, units: ordered.flatMap((round) => units.get(round.id) ?? []) };
+      return { rounds: ordered.map(roundFacts), index, unindexed: ordered.filter((round) => unindexed.has(round.id)).map((round) => round.id) };
     },
-    async putRounds(records: readonly RoundRecord[]) {
+    async readSegments(ids) {
+      return ids.map((id) => segments.get(id));
+    },
+    async readUnits(roundIds) {
+      return roundIds.flatMap((id) => unindexed.get(id) ?? []);
+    },
+    async getRounds(roundIds) {
+      return roundIds.map((id) => rounds.get(id));
+    },
+    async putRounds(records: readonly RoundRecord[], change?: IndexChange) {
       for (const record of records) {
+        for (const imageId of imagesOfRound.get(record.round.id) ?? []) images.delete(imageId);
         rounds.set(record.round.id, record.round);
-        units.set(record.round.id, [...record.units]);
+        if (change) unindexed.delete(record.round.id);
+        else unindexed.set(record.round.id, [...record.units]);
         for (const image of record.images) images.set(image.id, image);
         imagesOfRound.set(record.round.id, record.images.map((image) => image.id));
       }
+      applyIndex(change);
     },
-    async deleteRound(roundId) {
-      rounds.delete(roundId);
-      units.delete(roundId);
-      for (const imageId of imagesOfRound.get(roundId) ?? []) images.delete(imageId);
-      imagesOfRound.delete(roundId);
+    async deleteRounds(roundIds, change) {
+      for (const roundId of roundIds) dropRound(roundId);
+      applyIndex(change);
+    },
+    async writeIndex(change, indexed = []) {
+      applyIndex(change);
+      for (const id of indexed) unindexed.delete(id);
     },
     async getImage(imageId) {
       return images.get(imageId);
     },
     async clear() {
       manifest = undefined;
+      index = undefined;
       rounds.clear();
-      units.clear();
+      unindexed.clear();
+      segments.clear();
       images.clear();
       imagesOfRound.clear();
     },

@@ -1,18 +1,14 @@
 /**
- * How IndexedDB keeps rounds (database layout 3): a chunk record holds up to `CHUNK_ROUNDS` rounds,
- * their units' facts, and all their vectors packed in one Blob of float32s. Opening a memory reads
- * a few dozen records instead of one per unit (IndexedDB's cost is mostly per record: 5k rounds read
- * in ~0.5 s as 10 chunks, ~3 s as 5k records, on the benchmark machine).
+ * How IndexedDB keeps rounds that are not in the index yet (database layout 3, written by vmem before
+ * index segments, and by `.vmem` imports): a chunk record holds up to `CHUNK_ROUNDS` rounds, their
+ * units' facts, and all their vectors packed in one Blob of float32s. The memory indexes such rounds
+ * when it opens and moves them to layout 4's stores (see idb.ts).
  *
- * Why a Blob (layout 2 held a Float32Array): IndexedDB hands back a stored Blob as a handle at once
- * and reads its bytes asynchronously when asked, off the main thread, while a large typed array is
- * read and copied before the record is delivered. Opening a memory therefore gets the rounds' texts
- * first and builds the text index while the vector bytes are still arriving (see
- * `loadStaged`). Rewriting a chunk (forgetting a round, compacting) cuts and joins Blob slices,
- * which is synchronous, so it still happens inside one write transaction without reading vectors.
+ * A Blob (layout 2 held a Float32Array) because IndexedDB hands back a stored Blob as a handle at
+ * once: cutting a round out of a chunk joins Blob slices synchronously, inside one write transaction,
+ * without reading any vector.
  */
 import type { StoredRound, StoredUnit } from '../types.js';
-import type { StagedLoad } from './types.js';
 
 /** Most rounds in one chunk: big enough to make records few, small enough that forgetting one round rewrites ~1 MB at most. */
 export const CHUNK_ROUNDS = 256;
@@ -76,12 +72,6 @@ export function withoutRounds(chunk: RoundChunk, roundIds: ReadonlySet<string>):
   return kept.length === 0 ? undefined : joinRounds(kept, chunk.key);
 }
 
-/** Chunks holding the rounds of `chunks` in seq order, at most `CHUNK_ROUNDS` each. Reads no vectors. */
-export function mergeChunks(chunks: readonly RoundChunk[]): RoundChunk[] {
-  const rounds = chunks.flatMap(splitRounds).sort((a, b) => a.round.seq - b.round.seq);
-  return slices(rounds).map((slice) => joinRounds(slice));
-}
-
 /** Splits rounds into chunk-sized slices. */
 export function slices<T>(items: readonly T[], size = CHUNK_ROUNDS): T[][] {
   const out: T[][] = [];
@@ -121,51 +111,21 @@ function exactBytes(vector: Float32Array): Uint8Array<ArrayBuffer> {
   return new Uint8Array(vector.buffer as ArrayBuffer, vector.byteOffset, vector.byteLength);
 }
 
-/** Rounds in seq order with their units' facts now; the vectors once every chunk's bytes are read. */
-export function stageChunks(chunks: readonly RoundChunk[]): StagedLoad {
-  const floats = Promise.all(chunks.map(chunkFloats));
-  const order: { chunk: number; round: number; seq: number }[] = [];
-  const firstUnit: number[][] = [];
-  const firstFloat: number[][] = [];
-  chunks.forEach((chunk, c) => {
-    const units: number[] = [];
-    const offsets: number[] = [];
-    let unitAt = 0;
-    let floatAt = 0;
-    chunk.rounds.forEach((round, r) => {
-      order.push({ chunk: c, round: r, seq: round.seq });
-      units.push(unitAt);
-      offsets.push(floatAt);
-      for (let n = 0; n < chunk.unitCounts[r]!; n++) floatAt += chunk.lengths[unitAt + n]!;
-      unitAt += chunk.unitCounts[r]!;
-    });
-    firstUnit.push(units);
-    firstFloat.push(offsets);
-  });
-  order.sort((a, b) => a.seq - b.seq);
-  const rounds: StoredRound[] = [];
-  const units: UnitFacts[] = [];
-  for (const { chunk, round } of order) {
-    const source = chunks[chunk]!;
-    rounds.push(source.rounds[round]!);
-    const start = firstUnit[chunk]![round]!;
-    for (let n = 0; n < source.unitCounts[round]!; n++) units.push(source.units[start + n]!);
-  }
-  const vectors = floats.then((all) => {
-    const out: Float32Array[] = [];
-    for (const { chunk, round } of order) {
-      const source = chunks[chunk]!;
-      const start = firstUnit[chunk]![round]!;
-      let at = firstFloat[chunk]![round]!;
-      for (let n = 0; n < source.unitCounts[round]!; n++) {
-        const length = source.lengths[start + n]!;
-        out.push(all[chunk]!.subarray(at, at + length));
-        at += length;
-      }
+/** The units (vectors included) of the chunk's rounds among `roundIds`. */
+export async function unitsOfRounds(chunk: RoundChunk, roundIds: ReadonlySet<string>): Promise<StoredUnit[]> {
+  const floats = await chunkFloats(chunk);
+  const out: StoredUnit[] = [];
+  let unitAt = 0;
+  let floatAt = 0;
+  chunk.rounds.forEach((round, index) => {
+    for (let n = 0; n < chunk.unitCounts[index]!; n++) {
+      const length = chunk.lengths[unitAt]!;
+      if (roundIds.has(round.id)) out.push({ ...chunk.units[unitAt]!, vector: floats.slice(floatAt, floatAt + length) });
+      unitAt++;
+      floatAt += length;
     }
-    return out;
   });
-  return { rounds, units, vectors };
+  return out;
 }
 
 /** A layout-2 chunk (vectors in a Float32Array) in layout 3 (vectors in a Blob). */

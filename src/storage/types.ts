@@ -16,40 +16,125 @@ export interface StoredImage {
   readonly mimeType: string;
 }
 
-/** `MemoryStorage.loadStaged`'s answer: rounds in `seq` order and unit facts now, vectors later. */
-export interface StagedLoad {
-  readonly rounds: StoredRound[];
-  readonly units: Omit<StoredUnit, 'vector'>[];
-  readonly vectors: Promise<Float32Array[]>;
+/** What opening a memory needs to know of a picture, without reading its round. */
+export interface ImageFacts {
+  readonly id: string;
+  readonly hasBytes: boolean;
+  /** Who wrote its machine-derived description (`DerivedDescription.by`), when it has one. */
+  readonly describedBy?: string;
+}
+
+/**
+ * A round as opening a memory reads it: where it sits in the history and what filters and
+ * neighbours look at. The round itself (its texts, captions, descriptions) stays in storage until a
+ * result, an edit or an export asks for it (`MemoryStorage.getRounds`).
+ */
+export interface RoundFacts {
+  readonly id: string;
+  readonly seq: number;
+  readonly sessionId: string;
+  /** Epoch ms. */
+  readonly timestamp: number;
+  readonly meta?: Readonly<Record<string, string | number | boolean>>;
+  readonly images: readonly ImageFacts[];
+}
+
+/** The facts of a round (storage keeps them beside it). */
+export function roundFacts(round: StoredRound): RoundFacts {
+  const images = [...round.user.images, ...round.assistant.images].map((image) => ({
+    id: image.id,
+    hasBytes: image.hasBytes,
+    ...(image.derived ? { describedBy: image.derived.by } : {}),
+  }));
+  return { id: round.id, seq: round.seq, sessionId: round.sessionId, timestamp: round.timestamp, ...(round.meta ? { meta: round.meta } : {}), images };
 }
 
 /** Everything one round writes; storage writes it all or nothing. */
 export interface RoundRecord {
   readonly round: StoredRound;
+  /**
+   * The round's units with their vectors, for a round stored without the index (an import, a
+   * storage written by an older vmem): the memory indexes it when it next opens. Empty for a round
+   * written with an `IndexChange`, whose vectors live in the index's segments.
+   */
   readonly units: readonly StoredUnit[];
   readonly images: readonly StoredImage[];
 }
 
+/** An index segment: immutable bytes, named by their SHA-256 (hex). Storage keeps them as they are. */
+export interface IndexSegment {
+  readonly id: string;
+  readonly bytes: Uint8Array;
+}
+
+/** A segment of the index as the commit names it: its rounds, and which of them are dead since it was written. */
+export interface CommittedSegment {
+  readonly id: string;
+  readonly rounds: number;
+  /** Local numbers (0-based, within the segment) of its rounds that were forgotten or replaced since. */
+  readonly dead: readonly number[];
+}
+
+/** Which segments make up the index now, in order (Lucene's SegmentInfos). */
+export interface IndexCommit {
+  readonly segments: readonly CommittedSegment[];
+}
+
 /**
- * Where a memory persists. In-memory for Node and benchmarks; IndexedDB in browsers.
- * Implementations write each round atomically and surface quota problems as `VmemError('QUOTA_EXCEEDED')`.
+ * A change of the index, stored in the same atomic step as the rounds it goes with: the new segments,
+ * and the commit after the write. Storage drops the segments the commit no longer names.
+ */
+export interface IndexChange {
+  readonly add: readonly IndexSegment[];
+  readonly commit: IndexCommit;
+}
+
+/** What opening a memory reads from storage. */
+export interface StorageState {
+  /** Every round's facts, in `seq` order. */
+  readonly rounds: readonly RoundFacts[];
+  /** The index; undefined when none was ever written (a new memory, or one stored by an older vmem). */
+  readonly index: IndexCommit | undefined;
+  /** Rounds stored with their units' vectors and not in the index yet (imports, older versions), in `seq` order. */
+  readonly unindexed: readonly string[];
+}
+
+/**
+ * Where a memory persists: in memory for Node and benchmarks, IndexedDB in browsers, a folder in Node.
+ * It keeps rounds (their facts readable at once, the rest when asked), image bytes and the index's
+ * segments as opaque blobs; it never indexes or encodes. Implementations write each call atomically
+ * (rounds and the index change that goes with them together) and surface quota problems as
+ * `VmemError('QUOTA_EXCEEDED')`.
  */
 export interface MemoryStorage {
+  /** How messages name this memory, e.g. `memory "alice"` or a folder. */
+  readonly label: string;
   readManifest(): Promise<Manifest | undefined>;
   writeManifest(manifest: Manifest): Promise<void>;
-  /** All rounds (in `seq` order) and all units, to rebuild indexes without re-encoding. */
-  loadAll(): Promise<{ rounds: StoredRound[]; units: StoredUnit[] }>;
+  /** The facts of every round and the index commit: all that opening reads besides the segments. */
+  open(): Promise<StorageState>;
+  /** The bytes of these segments, in order (undefined for one it does not hold: the memory rebuilds it). */
+  readSegments(ids: readonly string[]): Promise<(Uint8Array | undefined)[]>;
+  /** The units, vectors included, of rounds stored without the index (`StorageState.unindexed`). */
+  readUnits(roundIds: readonly string[]): Promise<StoredUnit[]>;
+  /** These rounds, in order (undefined for one not stored). */
+  getRounds(roundIds: readonly string[]): Promise<(StoredRound | undefined)[]>;
   /**
-   * Optional: the same as `loadAll`, in two stages, so the caller can index texts while vector bytes
-   * are still being read. `vectors` holds the units' vectors in `units` order.
+   * Writes rounds with their image bytes, replacing rounds of the same id. With `index`, the records'
+   * units are empty and the change is stored with them; without it, the records keep their units
+   * (vectors included) until the memory indexes them.
    */
-  loadStaged?(): Promise<StagedLoad>;
-  /** Writes rounds with their units and image bytes; each record atomically. */
-  putRounds(records: readonly RoundRecord[]): Promise<void>;
-  /** Removes a round, its units and its images. */
-  deleteRound(roundId: string): Promise<void>;
+  putRounds(records: readonly RoundRecord[], index?: IndexChange): Promise<void>;
+  /** Removes rounds with their images, and stores the index change that marks them dead. */
+  deleteRounds(roundIds: readonly string[], index?: IndexChange): Promise<void>;
+  /**
+   * Stores an index change alone (a merge, a rebuild): the rounds stay as they are. `indexed` names
+   * rounds stored without the index whose units the change's segments now hold: storage may drop
+   * their stored vectors.
+   */
+  writeIndex(index: IndexChange, indexed?: readonly string[]): Promise<void>;
   getImage(imageId: string): Promise<StoredImage | undefined>;
-  /** Drops every round, unit, image and the manifest. */
+  /** Drops every round, image, segment and the manifest. */
   clear(): Promise<void>;
   close(): Promise<void>;
 }

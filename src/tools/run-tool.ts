@@ -89,11 +89,12 @@ async function recall(memory: ToolMemory, input: Record<string, unknown>, option
   const limit = optionalLimit(input, 'limit', 5, MAX_TOOL_ROUNDS);
   const image = source === undefined ? undefined : await resolveImage(source, options);
   const result = await memory.retrieve({ text: query, ...(image ? { image } : {}) }, { k: limit, aggregationK: limit, neighbours: 0 });
+  const returned = new Map(result.blocks.flatMap((block) => block.rounds).map((round) => [round.id, round]));
   const rounds = result.trace
     .filter((entry) => !entry.neighbour)
     .slice(0, limit)
     .flatMap((entry) => {
-      const round = memory.get(entry.roundId);
+      const round = returned.get(entry.roundId);
       return round ? [toolRound(round, options)] : [];
     });
   return { query, ...(image ? { searchedWithImage: true } : {}), case: result.case, rounds };
@@ -105,7 +106,7 @@ async function recallByTime(memory: ToolMemory, input: Record<string, unknown>, 
   if (from > to) throw new VmemError('INVALID_INPUT', '"from" is after "to"; swap them.');
   const query = optionalString(input, 'query', 'recall_by_time');
   const limit = optionalLimit(input, 'limit', 10, MAX_TOOL_ROUNDS);
-  const inRange = memory.rounds().filter((round) => round.timestamp >= from && round.timestamp <= to);
+  const inRange = (await memory.rounds()).filter((round) => round.timestamp >= from && round.timestamp <= to);
   let chosen: StoredRound[];
   if (query === undefined) {
     chosen = inRange.slice(0, limit);
@@ -119,9 +120,10 @@ async function recallByTime(memory: ToolMemory, input: Record<string, unknown>, 
         candidates: bestPerGroup(await memory.search({ signal, text: query, roundIds, limit: limit * 4 }), (hit) => hit.roundId, limit * 4),
       })),
     );
+    const byId = new Map(inRange.map((round) => [round.id, round]));
     chosen = reciprocalRankFusion(rankings, 60)
       .slice(0, limit)
-      .flatMap((fused) => memory.get(fused.key) ?? []);
+      .flatMap((fused) => byId.get(fused.key) ?? []);
   }
   return {
     from: new Date(from).toISOString(),
@@ -138,7 +140,7 @@ async function getImages(memory: ToolMemory, input: Record<string, unknown>, opt
   const unknownRoundIds: string[] = [];
   const refs: ImageRef[] = [];
   for (const id of roundIds) {
-    const round = memory.get(id);
+    const round = await memory.get(id);
     if (!round) unknownRoundIds.push(id);
     else refs.push(...imagesOf(round));
   }

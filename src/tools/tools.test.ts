@@ -75,7 +75,7 @@ describe('runTool', () => {
     expect((found.content.rounds as { id: string }[])[0]!.id).toBe(remembered.id);
 
     expect((await runTool(memory, 'forget', { roundId: remembered.id })).content).toEqual({ forgotten: remembered.id });
-    expect(memory.get(remembered.id)).toBeUndefined();
+    expect((await memory.get(remembered.id))).toBeUndefined();
     await expect(runTool(memory, 'forget', { roundId: remembered.id })).rejects.toMatchObject({ code: 'UNKNOWN_ROUND' });
     await expect(runTool(memory, 'remember', { user: '  ' })).rejects.toMatchObject({ code: 'EMPTY_ROUND' });
   });

@@ -1,6 +1,6 @@
 /**
  * The few pieces of the WebAssembly binary format that our hand-assembled kernel needs
- * (`src/lanes/simd-dots.ts`): no toolchain, no extra file to serve.
+ * (`src/lanes/int8-dots.ts`): no toolchain, no extra file to serve.
  */
 
 /** Value types. */

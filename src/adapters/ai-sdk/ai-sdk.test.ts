@@ -74,7 +74,7 @@ describe('memoryTools with generateText', () => {
     });
     expect(result.text).toBe('Noted.');
     const remembered = (result.steps[0]!.toolResults[0]!.output as { remembered: { id: string } }).remembered;
-    expect(memory.get(remembered.id)).toMatchObject({ sessionId: 'chat-42', user: { text: 'My passport expires in March 2027.' } });
+    expect((await memory.get(remembered.id))).toMatchObject({ sessionId: 'chat-42', user: { text: 'My passport expires in March 2027.' } });
     expect(result.steps[1]!.toolResults[0]!.output).toMatchObject({ error: { code: 'UNKNOWN_ROUND' } });
   });
 

@@ -53,7 +53,7 @@ describe('VmemRetriever', () => {
       expect({ question, ids: docs.map((doc) => doc.metadata.roundId) }).toEqual({ question, ids: expect.arrayContaining(evidence.map(roundOf)) });
       expect(docs.filter((doc) => !doc.metadata.neighbour)).toHaveLength(3);
       const gold = docs.find((doc) => doc.metadata.roundId === roundOf(evidence[0]!))!;
-      const round = memory.get(roundOf(evidence[0]!))!;
+      const round = (await memory.get(roundOf(evidence[0]!)))!;
       expect(gold.id).toBe(round.id);
       expect(gold.metadata).toMatchObject({ sessionId: round.sessionId, timestamp: round.timestamp, date: new Date(round.timestamp).toISOString(), images: [], case: 'text-to-text' });
       expect(gold.metadata.rank === undefined).toBe(gold.metadata.neighbour);

@@ -26,7 +26,7 @@ export interface VmemDocumentMetadata {
 
 /** Fields of `VmemRetriever`. */
 export interface VmemRetrieverInput extends BaseRetrieverInput {
-  readonly memory: Pick<Memory, 'retrieve' | 'get'>;
+  readonly memory: Pick<Memory, 'retrieve'>;
   /** Options of each `retrieve`. @default the memory's defaults */
   readonly retrieval?: RetrievalOptions;
   /** Time zone of the dates in `pageContent`. @default 'UTC' */
@@ -62,8 +62,9 @@ export class VmemRetriever extends BaseRetriever<VmemDocumentMetadata> {
   async _getRelevantDocuments(query: string, _runManager?: CallbackManagerForRetrieverRun): Promise<Document<VmemDocumentMetadata>[]> {
     const result = await this.memory.retrieve(query, this.retrieval);
     const ordered = [...result.trace].sort((a, b) => Number(a.neighbour) - Number(b.neighbour) || (a.rank ?? 0) - (b.rank ?? 0));
+    const returned = new Map(result.blocks.flatMap((block) => block.rounds).map((round) => [round.id, round]));
     return ordered.flatMap((entry) => {
-      const round = this.memory.get(entry.roundId);
+      const round = returned.get(entry.roundId);
       if (!round) return [];
       const pageContent = formatContext([{ sessionId: round.sessionId, rounds: [round] }], this.timeZone === undefined ? {} : { timeZone: this.timeZone });
       const metadata: VmemDocumentMetadata = {
