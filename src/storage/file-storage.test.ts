@@ -183,6 +183,36 @@ describe('createFileStorage', () => {
     expect([ids(0, 50), ids(0, 20_050)]).toContainEqual(kept);
   });
 
+  for (const point of ['segment-written', 'segment-renamed'] as const) {
+    it(`a process killed while storing an add's index segment (${point}) loses that add whole, and nothing is indexed twice`, async () => {
+      const dir = await freshDir();
+      await addRounds(dir, 0, 30, false);
+      const writer = await startChild(['crash', dir, '30', '200', '1', point], 'open');
+      await exited(writer);
+      expect(writer.signalCode).toBe('SIGKILL');
+      expect(await wholeRounds(dir, false)).toEqual(ids(0, 30));
+      // The half-stored segment is gone; the memory goes on writing.
+      expect((await readdir(join(dir, 'segments'))).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+      await addRounds(dir, 30, 5, false);
+      expect(await wholeRounds(dir, false)).toEqual(ids(0, 35));
+    });
+  }
+
+  for (const point of ['merge-written', 'merge-renamed'] as const) {
+    it(`a process killed during a background merge (${point}) keeps every round, indexed once`, async () => {
+      const dir = await freshDir();
+      // Eight adds make eight segments of one size: the merge starts after the last.
+      const writer = await startChild(['crash', dir, '0', '40', '8', point], 'open');
+      await exited(writer);
+      expect(writer.signalCode).toBe('SIGKILL');
+      const segmentsLeft = (await readdir(join(dir, 'segments'))).filter((name) => !name.endsWith('.tmp'));
+      expect(await wholeRounds(dir, false)).toEqual(ids(0, 320));
+      // Reopening dropped the merged segment the log never named: the eight it was made of remain.
+      expect((await readdir(join(dir, 'segments'))).length).toBe(8);
+      expect(segmentsLeft.length).toBeGreaterThanOrEqual(8);
+    });
+  }
+
   it('drops a torn last write wherever it was cut, and keeps writing after it', async () => {
     const dir = await freshDir();
     await addRounds(dir, 0, 10, false);
