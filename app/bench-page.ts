@@ -193,6 +193,117 @@ const bench = {
     };
   },
 
+  /**
+   * Adds `count` synthetic text rounds, one `add` each (as a chat does), after the last round of the
+   * memory held, and returns the rate. The rounds are new (ids and texts continue the history).
+   */
+  async addToHeld(count: number) {
+    const memory = held.memory;
+    if (!memory) throw new Error('no memory is held');
+    const first = memory.size;
+    const fresh = syntheticRounds(count, first, 31).map((round) => ({ ...round, id: `added-${round.id}`, user: { text: round.user.text } }));
+    const started = performance.now();
+    for (const round of fresh) await memory.add(round);
+    const spent = performance.now() - started;
+    return { count, ms: spent, roundsPerSecond: (count / spent) * 1000 };
+  },
+
+  /**
+   * How the int8 dense search ranks against exact float32 scores on the memory held (built from
+   * `syntheticRounds(rounds)`): for each query, the first `k` rounds by their best text unit, both
+   * ways; the mean share of the exact top `k` the quantized search also returns.
+   */
+  async denseOverlap(rounds: number, queryCount: number, k: number) {
+    const memory = held.memory;
+    if (!memory) throw new Error('no memory is held');
+    const source = syntheticRounds(rounds);
+    // The text lane's units: each turn's text (captions folded in) and each caption.
+    const texts: { roundId: string; text: string }[] = source.flatMap((round) => {
+      const caption = round.user.images?.[0]?.caption;
+      return [
+        { roundId: round.id!, text: caption ? `${round.user.text} [Image: ${caption}]` : round.user.text! },
+        ...(caption ? [{ roundId: round.id!, text: caption }] : []),
+        { roundId: round.id!, text: round.assistant!.text! },
+      ];
+    });
+    const vectors = await textEncoder.embed(texts.map((unit) => unit.text));
+    const dimension = vectors[0]!.length;
+    const matrix = new Float32Array(vectors.length * dimension);
+    vectors.forEach((vector, row) => matrix.set(vector, row * dimension));
+    let overlap = 0;
+    const questions = queries(queryCount);
+    for (const question of questions) {
+      const [query] = await textEncoder.embed([question]);
+      const best = new Map<string, number>();
+      for (let row = 0; row < texts.length; row++) {
+        let dot = 0;
+        for (let i = 0, at = row * dimension; i < dimension; i++, at++) dot += matrix[at]! * query![i]!;
+        const roundId = texts[row]!.roundId;
+        if (dot > (best.get(roundId) ?? -Infinity)) best.set(roundId, dot);
+      }
+      const exact = new Set([...best].sort((a, b) => b[1] - a[1]).slice(0, k).map(([roundId]) => roundId));
+      const hits = await memory.search({ signal: 'dense', text: question, limit: k * 4 });
+      const quantized = [...new Set(hits.map((hit) => hit.roundId))].slice(0, k);
+      overlap += quantized.filter((roundId) => exact.has(roundId)).length / k;
+    }
+    return { queries: questions.length, k, overlap: overlap / questions.length };
+  },
+
+  /**
+   * IndexedDB against the origin-private file system, for the access pattern of index segments:
+   * `count` values of `bytes` each written, then read back (a fresh read each time), timed. Returns
+   * the median of `times` reads of all values, per store.
+   */
+  async storageRead(count: number, bytes: number, times: number) {
+    const payload = new Uint8Array(bytes);
+    for (let i = 0; i < bytes; i += 4096) payload[i] = i & 0xff;
+    const database = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open(`bench-read-${count}x${bytes}`, 1);
+      request.onupgradeneeded = () => request.result.createObjectStore('blobs');
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    const done = (tx: IDBTransaction) => new Promise<void>((resolve, reject) => ((tx.oncomplete = () => resolve()), (tx.onerror = () => reject(tx.error))));
+    const write = database.transaction('blobs', 'readwrite');
+    for (let i = 0; i < count; i++) write.objectStore('blobs').put(new Blob([payload]), i);
+    await done(write);
+    const root = await navigator.storage.getDirectory();
+    const folder = await root.getDirectoryHandle(`bench-read-${count}x${bytes}`, { create: true });
+    for (let i = 0; i < count; i++) {
+      const writable = await (await folder.getFileHandle(`v${i}`, { create: true })).createWritable();
+      await writable.write(payload);
+      await writable.close();
+    }
+    const readIdb = async () => {
+      const tx = database.transaction('blobs', 'readonly');
+      const blobs = await Promise.all(
+        Array.from({ length: count }, (_, i) => new Promise<Blob>((resolve, reject) => {
+          const request = tx.objectStore('blobs').get(i);
+          request.onsuccess = () => resolve(request.result as Blob);
+          request.onerror = () => reject(request.error);
+        })),
+      );
+      return Promise.all(blobs.map((blob) => blob.arrayBuffer()));
+    };
+    const readOpfs = async () => Promise.all(Array.from({ length: count }, async (_, i) => (await (await folder.getFileHandle(`v${i}`)).getFile()).arrayBuffer()));
+    const time = async (read: () => Promise<ArrayBuffer[]>) => {
+      const spent: number[] = [];
+      for (let i = 0; i < times; i++) {
+        const started = performance.now();
+        const buffers = await read();
+        spent.push(performance.now() - started);
+        if (buffers.reduce((sum, buffer) => sum + buffer.byteLength, 0) !== count * bytes) throw new Error('short read');
+      }
+      return summarize(spent);
+    };
+    const idb = await time(readIdb);
+    const opfs = await time(readOpfs);
+    database.close();
+    await new Promise((resolve) => ((indexedDB.deleteDatabase(`bench-read-${count}x${bytes}`).onsuccess = resolve)));
+    await root.removeEntry(`bench-read-${count}x${bytes}`, { recursive: true });
+    return { count, bytes, idb, opfs };
+  },
+
   deleteMemory,
 };
 

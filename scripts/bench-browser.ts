@@ -6,12 +6,15 @@
  *   - retrieval p95 without an LLM at 10k and 100k rounds (synthetic rounds, random unit vectors),
  *   - JS heap held by a 10k-round in-memory memory,
  *   - open time of a persisted 5k-round memory, and how it divides (IndexedDB, BM25, the rest),
- *   - persisted 10k- and 100k-round memories: JS heap, IndexedDB size, open time,
+ *   - persisted 10k- and 100k-round memories: JS heap, IndexedDB size, open time, and the rate of
+ *     adding rounds one by one to them against adding to a 1k-round memory,
+ *   - int8 against exact float32 dense ranking on the 100k-round memory,
+ *   - IndexedDB against OPFS read speed for few large and many small values,
  *   - plain Orama hybrid search on the same data, as the reference,
  *   - the offline describer's time per picture in the worker (detection; OCR when it runs).
  * Prints a Markdown table. Options: --quick (1k/10k instead of 10k/100k);
- * --only=cold,scale,open,memory,describe to run some of the groups (cold start and ingest;
- * index scale; persisted 5k open; memory at scale; describer); --json FILE writes every figure as
+ * --only=cold,scale,open,memory,storage,describe to run some of the groups (cold start and ingest;
+ * index scale; persisted 5k open; memory at scale; IndexedDB against OPFS; describer); --json FILE writes every figure as
  * `{ commit, rows: [{ id, value, unit }] }` (scripts/bench-browser/report.ts).
  * Each group is one module under scripts/bench-browser/.
  */
@@ -25,7 +28,7 @@ import { APP_OUT_DIR } from '../vite.config.js';
 import { coldStart } from './bench-browser/cold.js';
 import { describerTimes } from './bench-browser/describe.js';
 import { launch, log, PORT } from './bench-browser/harness.js';
-import { memoryAtScale } from './bench-browser/memory.js';
+import { memoryAtScale, storageReads } from './bench-browser/memory.js';
 import { report } from './bench-browser/report.js';
 import { indexScale } from './bench-browser/scale.js';
 
@@ -33,7 +36,7 @@ const root = resolve(import.meta.dirname, '..');
 const quick = process.argv.includes('--quick');
 const sizes = { small: quick ? 1_000 : 10_000, large: quick ? 10_000 : 100_000 };
 const onlyArg = process.argv.find((arg) => arg.startsWith('--only='));
-const groups = new Set((onlyArg ? onlyArg.slice('--only='.length) : 'cold,scale,open,memory,describe').split(','));
+const groups = new Set((onlyArg ? onlyArg.slice('--only='.length) : 'cold,scale,open,memory,storage,describe').split(','));
 const jsonAt = process.argv.indexOf('--json');
 const jsonPath = jsonAt >= 0 ? process.argv[jsonAt + 1] : undefined;
 if (jsonAt >= 0 && (!jsonPath || jsonPath.startsWith('--'))) {
@@ -56,6 +59,7 @@ try {
   try {
     if (groups.has('scale') || groups.has('open')) await indexScale(context, sizes, groups);
     if (groups.has('memory')) await memoryAtScale(context, scaleProfile, sizes);
+    if (groups.has('storage')) await storageReads(context);
     if (groups.has('describe')) await describerTimes(context);
   } finally {
     await context.close();

@@ -46,6 +46,9 @@ export async function memoryAtScale(context: BrowserContext, profileDir: string,
     const heapReopened = heapGrowth(await heapUsed(page), heapFresh);
     const residentReopened = rendererResidentBytes(profileDir);
     await page.evaluate(() => window.__bench!.release());
+    log(`persisted memory of ${label} rounds: adding ${ADDED} rounds one by one…`);
+    const added = await page.evaluate((count) => window.__bench!.addToHeld(count), ADDED);
+    await page.evaluate(() => window.__bench!.release());
     const breakdown = await openBreakdownNote(page, rounds, reopened.open.p50, reopens);
     await page.evaluate((n) => window.__bench!.deleteMemory(`bench-persisted-${n}`), rounds);
     const runs = reopens === 1 ? 'one run' : `median of ${reopens}`;
@@ -54,23 +57,86 @@ export async function memoryAtScale(context: BrowserContext, profileDir: string,
     if (residentBefore !== undefined && residentReopened !== undefined) record(`rss.${id}`, (residentReopened - residentBefore) / 1e6, 'MB');
     record(`idb.${id}`, (idbAfter.bytes - idbBefore.bytes) / 1e6, 'MB');
     record(`open.${id}.firstRetrieval`, reopened.openToFirstRetrieval.p50, 'ms');
-    push({ measure: `JS heap held by an open ${label}-round memory, reopened from IndexedDB in a fresh tab`, value: heapReopened.total, target: '—', note: `${heapReopened.parts}; ${what}; after a full GC; ${heapWritten.total} right after writing it (another tab)` });
+    record(`add.${id}`, added.roundsPerSecond, 'rounds/s');
+    addRates.set(rounds, added.roundsPerSecond);
+    push({ measure: `JS heap held by an open ${label}-round memory, reopened from IndexedDB in a fresh tab`, value: heapReopened.total, target: rounds === 100_000 ? '≤ 120 MB' : '—', note: `${heapReopened.parts}; ${what}; after a full GC; ${heapWritten.total} right after writing it (another tab)` });
     if (residentBefore !== undefined && residentReopened !== undefined) {
       push({
         measure: `  the same, as the page's renderer processes' resident memory (includes the vectors' WebAssembly memory)`,
         value: mb(residentReopened - residentBefore),
-        target: '—',
+        target: rounds === 100_000 ? '≤ 300 MB' : '—',
         note: 'VmRSS growth of the fresh tab from before to after reopening it; the V8 counters above do not see WebAssembly memory',
       });
     }
     push({
       measure: `IndexedDB size of a ${label}-round memory`,
       value: mb(idbAfter.bytes - idbBefore.bytes),
-      target: '—',
-      note: `navigator.storage.estimate() ${idbAfter.detailed ? 'usageDetails.indexedDB' : 'usage'} after minus before (rounds, units with their vectors, manifest); files in the profile's IndexedDB folder grew ${mb(diskAfter - diskBefore)}; written in ${(written.writeMs / 1000).toFixed(1)} s (adds of 2,000 rounds)`,
+      target: rounds === 100_000 ? '≤ 250 MB' : '—',
+      note: `navigator.storage.estimate() ${idbAfter.detailed ? 'usageDetails.indexedDB' : 'usage'} after minus before (round facts and bodies, index segments, manifest); files in the profile's IndexedDB folder grew ${mb(diskAfter - diskBefore)}; written in ${(written.writeMs / 1000).toFixed(1)} s (adds of 2,000 rounds)`,
     });
     push({ measure: `open a persisted ${label}-round memory, until open returns`, value: ms(reopened.open.p50), target: '—', note: `${runs}; ${breakdown}` });
-    push({ measure: `open a persisted ${label}-round memory, until its first retrieval is done`, value: ms(reopened.openToFirstRetrieval.p50), target: '—', note: `${runs}; a retrieval on the open memory ${ms(reopened.warmRetrieval.p50)}` });
+    push({
+      measure: `open a persisted ${label}-round memory, until its first retrieval is done`,
+      value: ms(reopened.openToFirstRetrieval.p50),
+      target: OPEN_TARGETS[rounds] ?? '—',
+      note: `${runs}; a retrieval on the open memory ${ms(reopened.warmRetrieval.p50)}`,
+    });
+    push({ measure: `add ${ADDED} text rounds, one add each, to the reopened ${label}-round memory`, value: `${added.roundsPerSecond.toFixed(0)} rounds/s`, target: '—', note: `${(added.ms / 1000).toFixed(2)} s; synthetic encoders, so this is storage and indexing` });
+  }
+  await page.close();
+  const small = addRates.get(1_000) ?? (await addRate(context, 1_000));
+  for (const rounds of [SMALL, LARGE].filter((n) => n !== 1_000)) {
+    const ratio = addRates.get(rounds)! / small;
+    push({
+      measure: `  adding to ${rounds.toLocaleString('en')} rounds against adding to 1,000`,
+      value: `${ratio.toFixed(2)}×`,
+      target: rounds === LARGE ? '≥ 0.8×' : '—',
+      note: `${addRates.get(rounds)!.toFixed(0)} against ${small.toFixed(0)} rounds/s, the same ${ADDED} adds`,
+    });
+  }
+}
+
+/** Rounds added one by one for the add-rate rows. */
+const ADDED = 100;
+const OPEN_TARGETS: Record<number, string> = { 10_000: '≤ 250 ms', 100_000: '≤ 1.0 s' };
+const addRates = new Map<number, number>();
+
+/** The add rate into a persisted memory of `rounds` rounds (reopened in a fresh tab): the 1k baseline of `add.100k`. */
+async function addRate(context: BrowserContext, rounds: number): Promise<number> {
+  let page = await benchPage(context);
+  log(`persisted memory of ${rounds.toLocaleString('en')} rounds: writing, reopening, adding ${ADDED} rounds one by one…`);
+  await page.evaluate((n) => window.__bench!.writePersisted(n), rounds);
+  await page.evaluate(() => window.__bench!.release());
+  await page.close();
+  page = await benchPage(context);
+  await page.evaluate(([n]) => window.__bench!.persistedOpen(n, 1), [rounds] as const);
+  const added = await page.evaluate((count) => window.__bench!.addToHeld(count), ADDED);
+  await page.evaluate(() => window.__bench!.release());
+  await page.evaluate((n) => window.__bench!.deleteMemory(`bench-persisted-${n}`), rounds);
+  await page.close();
+  record(`add.${sizeId(rounds)}`, added.roundsPerSecond, 'rounds/s');
+  push({ measure: `add ${ADDED} text rounds, one add each, to a reopened ${rounds.toLocaleString('en')}-round memory`, value: `${added.roundsPerSecond.toFixed(0)} rounds/s`, target: '—', note: `${(added.ms / 1000).toFixed(2)} s` });
+  return added.roundsPerSecond;
+}
+
+/**
+ * IndexedDB against the origin-private file system (OPFS) for reading what opening reads: a few large
+ * values (segments) and many small ones (per-round records), each store read whole, medians.
+ */
+export async function storageReads(context: BrowserContext): Promise<void> {
+  const page = await benchPage(context);
+  for (const [count, bytes] of [
+    [8, 16 << 20],
+    [4_000, 32 << 10],
+  ] as const) {
+    log(`reading ${count} values of ${bytes >> 10} kB from IndexedDB and from OPFS…`);
+    const read = await page.evaluate(([n, size]) => window.__bench!.storageRead(n, size, 5), [count, bytes] as const);
+    const label = `${count.toLocaleString('en')} × ${bytes >= 1 << 20 ? `${bytes >> 20} MB` : `${bytes >> 10} kB`}`;
+    const id = `${count}x${bytes >> 10}k`;
+    record(`read.idb.${id}`, read.idb.p50, 'ms');
+    record(`read.opfs.${id}`, read.opfs.p50, 'ms');
+    push({ measure: `read ${label} from IndexedDB (Blob values, one transaction)`, value: ms(read.idb.p50), target: '—', note: `median of 5; ${(((count * bytes) / 1e6 / read.idb.p50) * 1000).toFixed(0)} MB/s` });
+    push({ measure: `  the same from OPFS (one file each, File.arrayBuffer)`, value: ms(read.opfs.p50), target: '—', note: `median of 5; ${(((count * bytes) / 1e6 / read.opfs.p50) * 1000).toFixed(0)} MB/s` });
   }
   await page.close();
 }

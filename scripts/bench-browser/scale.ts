@@ -14,6 +14,17 @@ export async function indexScale(context: BrowserContext, sizes: { readonly smal
       const heap = heapGrowth(await heapUsed(page), baseline);
       push({ measure: `JS heap held by a ${SMALL.toLocaleString('en')}-round in-memory memory`, value: heap.total, target: '—', note: `${heap.parts}: the BM25 index, rounds and units; not the 512-d text and 1280-d caption vectors (see memory at scale for the page's resident memory)` });
     }
+    if (rounds === LARGE) {
+      log(`int8 against exact float32 dense ranking, ${rounds} rounds…`);
+      const quality = await page.evaluate(([n]) => window.__bench!.denseOverlap(n, 20, 23), [rounds] as const);
+      record(`recall.${sizeId(rounds)}.top23`, quality.overlap, 'ratio');
+      push({
+        measure: `dense search, ${rounds.toLocaleString('en')} rounds: share of the exact float32 top 23 rounds the int8 search returns`,
+        value: quality.overlap.toFixed(3),
+        target: '≥ 0.98',
+        note: `mean over ${quality.queries} queries; random unit vectors, the hardest case for quantization (scores crowd together)`,
+      });
+    }
     await page.evaluate(() => window.__bench!.release());
     log(`Orama hybrid reference, ${rounds} rounds…`);
     let orama: { latency: { p50: number; p95: number }; buildMs: number } | undefined;
@@ -29,7 +40,7 @@ export async function indexScale(context: BrowserContext, sizes: { readonly smal
     push({
       measure: `retrieval p95, no LLM, ${rounds.toLocaleString('en')} rounds (vmem routed)`,
       value: ms(vmem.latency.p95),
-      target: rounds === 10_000 ? '≤ 30 ms' : rounds === 100_000 ? '≤ 150 ms' : '—',
+      target: rounds === 10_000 ? '≤ 10 ms' : rounds === 100_000 ? '≤ 25 ms' : '—',
       note: `p50 ${ms(vmem.latency.p50)}; alone: BM25 p50 ${ms(vmem.bm25.p50)}, dense p50 ${ms(vmem.dense.p50)}; build ${(vmem.buildMs / 1000).toFixed(1)} s`,
     });
     push(
@@ -63,7 +74,7 @@ async function persistedOpen(page: Page): Promise<void> {
   push({
     measure: 'open a persisted 5,000-round memory, until its first retrieval is done',
     value: ms(persisted.openToFirstRetrieval.p50),
-    target: '≤ 1 s',
+    target: '≤ 150 ms',
     note: `median of 5; p95 ${ms(persisted.openToFirstRetrieval.p95)}; a retrieval on an open memory ${ms(persisted.warmRetrieval.p50)}`,
   });
 }

@@ -20,6 +20,18 @@ export interface ScoredContext {
   readonly sessionShare: number;
   /** Rounds that may be chosen at all (a retrieval filter). */
   readonly admit?: (roundId: string) => boolean;
+  /** The history positions of a session's rounds, in order (kept by the memory; found by a scan when absent). */
+  readonly sessionPositions?: (sessionId: string) => readonly number[];
+}
+
+function positionsBySession(history: readonly HistoryPosition[]): (sessionId: string) => readonly number[] {
+  const positions = new Map<string, number[]>();
+  history.forEach((round, at) => {
+    const list = positions.get(round.sessionId);
+    if (list) list.push(at);
+    else positions.set(round.sessionId, [at]);
+  });
+  return (sessionId) => positions.get(sessionId) ?? [];
 }
 
 /**
@@ -31,7 +43,7 @@ export interface ScoredContext {
  * so the best match always leads.
  */
 export function selectScored(history: readonly HistoryPosition[], indexOf: ReadonlyMap<string, number>, k: number, scored: ScoredContext): ContextSelection {
-  const { evidence, radius, neighbourShare, sessionShare, admit } = scored;
+  const { evidence, radius, neighbourShare, sessionShare, admit, sessionPositions } = scored;
   const sessionBest = new Map<string, { roundId: string; score: number }>();
   for (const [roundId, score] of evidence) {
     const at = indexOf.get(roundId);
@@ -48,9 +60,19 @@ export function selectScored(history: readonly HistoryPosition[], indexOf: Reado
     for (let offset = -radius; offset <= radius; offset++) if (history[at + offset]?.sessionId === history[at]!.sessionId) candidates.add(at + offset);
   }
   if (sessionShare > 0) {
-    history.forEach((round, at) => {
-      if (sessionBest.has(round.sessionId)) candidates.add(at);
-    });
+    // A round with no evidence near it scores its session's share alone, the same for the whole
+    // session, and ties go to the earlier round: of those, only a session's first k admitted ones
+    // can be chosen, so they are the only ones looked at (a session can span the whole history).
+    const positions = sessionPositions ?? positionsBySession(history);
+    for (const session of sessionBest.keys()) {
+      let added = 0;
+      for (const at of positions(session)) {
+        if (added >= k) break;
+        if (candidates.has(at) || (admit && !admit(history[at]!.id))) continue;
+        candidates.add(at);
+        added++;
+      }
+    }
   }
   const ranked: { at: number; score: number }[] = [];
   for (const at of candidates) {

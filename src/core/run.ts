@@ -48,6 +48,8 @@ export interface IndexView {
   unit(unitId: string): UnitInfo | undefined;
   /** Rounds with an image within ±1 in their session (cached by the memory). */
   roundsNearImages(): ReadonlySet<string>;
+  /** History positions of a session's rounds, in order (kept by the memory, so no query scans the history for them). */
+  sessionPositions(sessionId: string): readonly number[];
   /** BM25 over text-lane units; `captionsOnly` restricts it to caption units. */
   bm25(text: string, limit: number, accept?: AcceptRound, captionsOnly?: boolean): LaneHit[];
   /** BM25 over whole rounds (their turns' text together). */
@@ -279,7 +281,7 @@ function select(view: IndexView, plan: QueryPlan, ranked: readonly FusedCandidat
   const { rule, radius, neighbourShare, sessionShare } = plan.context;
   if (rule === 'scored') {
     const evidence = new Map(ranked.map((candidate) => [candidate.key, candidate.fusedScore]));
-    return selectScored(view.history, view.indexOf, plan.k, { evidence, radius, neighbourShare, sessionShare, ...(admit ? { admit } : {}) });
+    return selectScored(view.history, view.indexOf, plan.k, { evidence, radius, neighbourShare, sessionShare, sessionPositions: view.sessionPositions, ...(admit ? { admit } : {}) });
   }
   const hits = ranked.slice(0, plan.k).map((candidate) => candidate.key);
   const found = new Set(ranked.map((candidate) => candidate.key));

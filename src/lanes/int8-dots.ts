@@ -12,7 +12,7 @@
  *       ;; for each row, for each query: out[row × queries + q] = Σ row[i] · query_q[i] (i32)
  *       ...))
  *
- * Rows are `stride` bytes apart and queries `2 × stride` bytes apart (stride a multiple of 16,
+ * Rows are `stride` bytes apart and queries `2 × stride` bytes apart (stride a multiple of 32,
  * zero-padded). The caller keeps every sum inside int32 (see `querySteps`).
  */
 
@@ -43,8 +43,8 @@ const i32x4ExtractLane = (lane: number) => [op.simd, 0x1b, lane];
 const i32x4Add = [op.simd, 0xae, 0x01];
 const i32x4DotI16x8S = [op.simd, 0xba, 0x01];
 
-// Locals: 0 data, 1 query, 2 rows, 3 stride, 4 out, 5 queries (params); 6 end, 7 p, 8 pp, 9 qp, 10 rowEnd, 11 qi; 12–13 accumulators.
-const [DATA, QUERY, ROWS, STRIDE, OUT, QUERIES, END, P, PP, QP, ROW_END, QI, A0, A1] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
+// Locals: 0 data, 1 query, 2 rows, 3 stride, 4 out, 5 queries (params); 6 end, 7 p, 8 pp, 9 qp, 10 rowEnd, 11 qi; 12–15 accumulators.
+const [DATA, QUERY, ROWS, STRIDE, OUT, QUERIES, END, P, PP, QP, ROW_END, QI, A0, A1, A2, A3] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
 const get = (local: number) => [op.localGet, local];
 const set = (local: number) => [op.localSet, local];
 const tee = (local: number) => [op.localTee, local];
@@ -54,7 +54,7 @@ const i32 = (value: number) => [op.i32Const, value];
 const multiplyAdd = (acc: number, rowOffset: number) => [...get(acc), ...get(PP), ...i16x8Load8x8S(rowOffset), ...get(QP), ...v128Load(2 * rowOffset), ...i32x4DotI16x8S, ...i32x4Add, ...set(acc)];
 
 const body = [
-  2, 6, I32, 2, V128, // local declarations
+  2, 6, I32, 4, V128, // local declarations
   ...get(OUT), ...get(ROWS), ...get(QUERIES), op.i32Mul, ...i32(2), op.i32Shl, op.i32Add, ...set(END),
   ...get(DATA), ...set(P),
   op.block, 0x40,
@@ -64,16 +64,16 @@ const body = [
   ...get(QUERY), ...set(QP),
   ...i32(0), ...set(QI),
   op.loop, 0x40, // per query
-  ...i32(0), ...i32x4Splat, ...tee(A0), ...set(A1),
+  ...i32(0), ...i32x4Splat, ...tee(A0), ...tee(A1), ...tee(A2), ...set(A3),
   ...get(P), ...set(PP),
-  op.loop, 0x40, // per 16 bytes of the row
-  ...multiplyAdd(A0, 0), ...multiplyAdd(A1, 8),
-  ...get(PP), ...i32(16), op.i32Add, ...set(PP),
-  ...get(QP), ...i32(32), op.i32Add, ...set(QP),
+  op.loop, 0x40, // per 32 bytes of the row: four independent sums, so the CPU overlaps them
+  ...multiplyAdd(A0, 0), ...multiplyAdd(A1, 8), ...multiplyAdd(A2, 16), ...multiplyAdd(A3, 24),
+  ...get(PP), ...i32(32), op.i32Add, ...set(PP),
+  ...get(QP), ...[op.i32Const, 0xc0, 0x00], op.i32Add, ...set(QP),
   ...get(PP), ...get(ROW_END), op.i32LtU, op.brIf, 0,
   op.end,
   ...get(OUT),
-  ...get(A0), ...get(A1), ...i32x4Add, ...tee(A0), ...i32x4ExtractLane(0),
+  ...get(A0), ...get(A1), ...i32x4Add, ...get(A2), ...get(A3), ...i32x4Add, ...i32x4Add, ...tee(A0), ...i32x4ExtractLane(0),
   ...get(A0), ...i32x4ExtractLane(1), op.i32Add,
   ...get(A0), ...i32x4ExtractLane(2), op.i32Add,
   ...get(A0), ...i32x4ExtractLane(3), op.i32Add,
@@ -97,9 +97,9 @@ const MODULE_BYTES = new Uint8Array([
   ...section(10, [1, ...uleb(body.length), ...body]),
 ]);
 
-/** Bytes per row in the SIMD layout: the dimension rounded up to a multiple of 16. */
+/** Bytes per row in the SIMD layout: the dimension rounded up to a multiple of 32. */
 export function int8Stride(dimension: number): number {
-  return Math.ceil(dimension / 16) * 16;
+  return Math.ceil(dimension / 32) * 32;
 }
 
 /**

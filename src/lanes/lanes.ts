@@ -244,6 +244,13 @@ export class Lanes {
 
   // --- building and attaching segments
 
+  /** Makes room for the rows of segments about to be attached (their `text` and `image` sections' rows). */
+  reserve(segments: readonly SegmentData[]): void {
+    const rows = (pick: (data: SegmentData) => VectorSection | undefined) => segments.reduce((sum, data) => sum + (pick(data)?.owner.length ?? 0), 0);
+    this.textRows.matrix.reserveRows(this.textRows.size + rows((data) => data.text));
+    this.imageRows?.matrix.reserveRows(this.imageRows.size + rows((data) => data.image));
+  }
+
   /** The segment of new rounds (their units with vectors); `attach` it once storage has it. */
   build(rounds: readonly SegmentRound[]): SegmentData {
     const vectors = this.wordVectors;
@@ -533,14 +540,17 @@ export class Lanes {
     const top = new TopK(limit);
     const captionKind = UNIT_KINDS.indexOf('caption');
     const derivedKind = UNIT_KINDS.indexOf('derived');
+    // The k-th best so far, kept in a local: most rows fall below it and cost one comparison.
+    let threshold = -Infinity;
     for (let row = 0; row < rows.size; row++) {
       const score = scores[row]!;
-      if (top.full && score < top.threshold) continue;
+      if (score < threshold) continue;
       const slot = rows.slot[row]!;
       if (this.slotDead[slot] === 1) continue;
       if (captionsOnly && rows.kind[row] !== captionKind && rows.kind[row] !== derivedKind) continue;
       if (accept && !accept(this.slotRound[slot]!)) continue;
       top.offer(row, score);
+      if (top.full) threshold = top.threshold;
     }
     return top.sorted().map(({ key, score }) => {
       const roundId = this.slotRound[rows.slot[key]!]!;

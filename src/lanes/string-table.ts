@@ -34,7 +34,7 @@ export function stringAt(table: StringTable, index: number): string {
 
 /** Every string of the table, decoded in one pass. */
 export function decodeStrings(table: StringTable): string[] {
-  const joined = decodeUnits(table.units, 0, table.units.length);
+  const joined = wellFormed(table.units) ? utf16.decode(table.units) : decodeUnits(table.units, 0, table.units.length);
   const out = new Array<string>(table.ends.length);
   let start = 0;
   for (let i = 0; i < table.ends.length; i++) {
@@ -66,6 +66,23 @@ export function findString(table: StringTable, text: string): number {
     else high = middle - 1;
   }
   return -1;
+}
+
+const utf16 = new TextDecoder('utf-16le');
+
+/**
+ * No lone surrogate: the native decoder then gives the same string as `decodeUnits` (it would put
+ * U+FFFD for a lone one, and ids are free text). Big-endian platforms would need a byte swap: none
+ * that runs vmem is.
+ */
+function wellFormed(units: Uint16Array): boolean {
+  for (let i = 0; i < units.length; i++) {
+    const unit = units[i]!;
+    if (unit < 0xd800 || unit > 0xdfff) continue;
+    if (unit > 0xdbff || i + 1 >= units.length || units[i + 1]! < 0xdc00 || units[i + 1]! > 0xdfff) return false;
+    i++;
+  }
+  return true;
 }
 
 function decodeUnits(units: Uint16Array, start: number, end: number): string {

@@ -42,7 +42,7 @@ describe('VectorMatrix', () => {
     const memory = new WebAssembly.Memory({ initial: 4 });
     const simd = simdInt8Dots(memory);
     expect(simd).toBeDefined();
-    const stride = 48;
+    const stride = 64;
     const rows = 37;
     const bytes = new Int8Array(memory.buffer);
     for (let i = 0; i < rows * stride; i++) bytes[i] = ((i * 7919) % 255) - 127;

@@ -63,6 +63,11 @@ export class VectorMatrix {
     return this.rows;
   }
 
+  /** Makes room for `rows` rows at once (opening a memory: one allocation instead of repeated growth). */
+  reserveRows(rows: number): void {
+    this.reserve(rows, this.queryRoom);
+  }
+
   /** Appends one row per vector (quantized); returns the first new row. */
   addVectors(vectors: readonly Float32Array[]): number {
     const first = this.rows;

@@ -13,6 +13,7 @@ export class History {
   private positions = new Map<string, number>();
   private readonly roundOfImageId = new Map<string, string>();
   private nearImages: ReadonlySet<string> | undefined;
+  private sessions: Map<string, number[]> | undefined;
 
   constructor(rounds: readonly RoundFacts[] = []) {
     this.facts = [...rounds];
@@ -64,6 +65,21 @@ export class History {
     return this.nearImages;
   }
 
+  /** History positions of a session's rounds, in order. */
+  sessionPositions(sessionId: string): readonly number[] {
+    if (!this.sessions) {
+      this.sessions = new Map();
+      this.facts.forEach((round, at) => this.addPosition(round.sessionId, at));
+    }
+    return this.sessions.get(sessionId) ?? [];
+  }
+
+  private addPosition(sessionId: string, at: number): void {
+    const list = this.sessions!.get(sessionId);
+    if (list) list.push(at);
+    else this.sessions!.set(sessionId, [at]);
+  }
+
   /**
    * Pictures with bytes that have no description by `describerId` yet (never described, or described
    * by an older describer), in history order. Pictures a vision LLM has described are left alone.
@@ -78,6 +94,7 @@ export class History {
   append(rounds: readonly RoundFacts[]): void {
     for (const round of rounds) {
       this.index(round, this.facts.length);
+      if (this.sessions) this.addPosition(round.sessionId, this.facts.length);
       this.facts.push(round);
     }
     this.nearImages = undefined;
@@ -88,6 +105,7 @@ export class History {
     const at = this.positions.get(round.id);
     if (at === undefined) throw new Error(`no round ${round.id} to replace`);
     for (const image of this.facts[at]!.images) this.roundOfImageId.delete(image.id);
+    if (this.facts[at]!.sessionId !== round.sessionId) this.sessions = undefined;
     this.facts[at] = round;
     for (const image of round.images) this.roundOfImageId.set(image.id, round.id);
     this.nearImages = undefined;
@@ -101,6 +119,7 @@ export class History {
     this.positions = new Map();
     this.facts.forEach((round, position) => this.positions.set(round.id, position));
     this.nearImages = undefined;
+    this.sessions = undefined;
   }
 
   private index(round: RoundFacts, at: number): void {

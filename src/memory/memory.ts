@@ -134,8 +134,10 @@ class MemoryImpl implements Memory {
     this.history = new History(state.rounds);
     this.lanes = lanes;
     this.cache.clear();
-    const stored = new Set(state.rounds.map((round) => round.id));
-    const strays = lanes.roundIds().filter((id) => !stored.has(id));
+    const missing = state.rounds.filter((round) => !lanes.has(round.id)).map((round) => round.id);
+    // Indexed rounds that are not stored (no crash causes that, but nothing may be returned that is not there).
+    const stored = lanes.size > state.rounds.length - missing.length ? new Set(state.rounds.map((round) => round.id)) : undefined;
+    const strays = stored ? lanes.roundIds().filter((id) => !stored.has(id)) : [];
     const onProgress = this.options.onProgress;
     if (damaged.length > 0 || strays.length > 0) {
       const error = indexCorrupt(this.storage.label, damaged, strays);
@@ -144,7 +146,6 @@ class MemoryImpl implements Memory {
     }
     for (const id of strays) lanes.kill(id);
     const unindexed = new Set(state.unindexed);
-    const missing = state.rounds.filter((round) => !lanes.has(round.id)).map((round) => round.id);
     const wordless = lanes.segmentsWithoutWords();
     const task: ProgressTask = reencode ? 'reindex' : 'index';
     if (missing.length === 0 && wordless.length === 0) {
@@ -400,7 +401,8 @@ class MemoryImpl implements Memory {
     this.closed = true;
     // Let writes already queued finish before the storage goes away.
     await this.writes.run(async () => undefined);
-    // A merge in progress stops before storing anything (it is redone after the next write).
+    // The background merge finishes first (a few seconds at most after a large import), so the next
+    // open reads a settled index.
     await this.merging;
     // The description job stops at its next picture; its outcome already went to whoever awaited it.
     await this.describing?.catch(() => undefined);
@@ -578,7 +580,7 @@ class MemoryImpl implements Memory {
 
   /** Starts the background merge when the policy wants one and none runs. */
   private scheduleMerge(): void {
-    if (this.merging || this.closed) return;
+    if (this.merging) return;
     // A merge that fails leaves the index as it was (still correct, only less merged); the next write tries again.
     this.merging = this.runMerges()
       .catch((error: unknown) => {
@@ -599,12 +601,12 @@ class MemoryImpl implements Memory {
       // Let the write that asked for it (and whatever is queued behind it) go first.
       await new Promise((resolve) => setTimeout(resolve, 0));
       const lanes = this.lanes;
-      const plan = this.closed ? undefined : planMerge(lanes.entries());
+      const plan = planMerge(lanes.entries());
       if (!plan) return;
       const { data, slots } = lanes.mergeData(plan);
       const segment = data.roundIds.length > 0 ? await writeSegment(data) : undefined;
       const stored = await this.writes.run(async () => {
-        if (this.closed || this.lanes !== lanes) return false;
+        if (this.lanes !== lanes) return false;
         const commit = lanes.entriesAfterMerge(plan, segment?.id ?? '', slots);
         await this.storage.writeIndex({ add: segment ? [{ id: segment.id, bytes: segment.bytes }] : [], commit: { segments: commit } });
         lanes.replace(plan, segment?.id ?? '', data, slots);
@@ -622,6 +624,7 @@ class MemoryImpl implements Memory {
       indexOf: history.indexOf,
       unit: (unitId) => lanes.unit(unitId),
       roundsNearImages: () => history.roundsNearImages(),
+      sessionPositions: (sessionId) => history.sessionPositions(sessionId),
       bm25: (text, limit, accept, captionsOnly) => lanes.bm25(text, limit, accept, captionsOnly),
       roundBm25: (text, limit, accept) => lanes.roundBm25(text, limit, accept),
       similarWords: (text, limit, accept) => lanes.similarWords(text, limit, accept),

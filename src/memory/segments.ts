@@ -52,7 +52,7 @@ export async function attachCommitted(storage: MemoryStorage, lanes: Lanes, comm
   // Hashing runs off the main thread in browsers (WebCrypto): all segments at once.
   const names = await Promise.all(bytes.map((segment) => (segment ? segmentId(segment) : Promise.resolve(undefined))));
   const damaged: DamagedSegment[] = [];
-  segments.forEach((entry, at) => {
+  const decoded = segments.map((entry, at): SegmentData | undefined => {
     const segment = bytes[at];
     bytes[at] = undefined;
     if (!segment) return void damaged.push({ id: entry.id, reason: 'it is missing from storage' });
@@ -60,14 +60,26 @@ export async function attachCommitted(storage: MemoryStorage, lanes: Lanes, comm
     try {
       const data = decodeSegmentData(segment);
       if (data.roundIds.length !== entry.rounds) throw new SegmentDamage(`it holds ${data.roundIds.length} rounds, the commit says ${entry.rounds}`);
-      lanes.attach(entry.id, data, entry.dead);
+      return data;
     } catch (error) {
       if (error instanceof SegmentVersion) {
         throw new VmemError('STORAGE_FAILED', `The index of ${storage.label} was written by a newer vmem (${error.message}); update vmem to open it.`, { cause: error });
       }
       if (!(error instanceof SegmentDamage)) throw error;
-      damaged.push({ id: entry.id, reason: error.message });
+      return void damaged.push({ id: entry.id, reason: error.message });
     }
+  });
+  lanes.reserve(decoded.filter((data): data is SegmentData => data !== undefined));
+  decoded.forEach((data, at) => {
+    if (!data) return;
+    try {
+      lanes.attach(segments[at]!.id, data, segments[at]!.dead);
+    } catch (error) {
+      // Only a segment of another memory's dimensions gets here (decoding checked everything else).
+      if (!(error instanceof SegmentDamage)) throw error;
+      damaged.push({ id: segments[at]!.id, reason: error.message });
+    }
+    decoded[at] = undefined;
   });
   return damaged;
 }
