@@ -216,7 +216,8 @@ const bench = {
   async denseOverlap(rounds: number, queryCount: number, k: number) {
     const memory = held.memory;
     if (!memory) throw new Error('no memory is held');
-    const source = syntheticRounds(rounds);
+    // The rounds exactly as `fill` added them (batch by batch: each batch is seeded by its start).
+    const source = Array.from({ length: Math.ceil(rounds / BATCH) }, (_, batch) => syntheticRounds(Math.min(BATCH, rounds - batch * BATCH), batch * BATCH)).flat();
     // The text lane's units: each turn's text (captions folded in) and each caption.
     const texts: { roundId: string; text: string }[] = source.flatMap((round) => {
       const caption = round.user.images?.[0]?.caption;
@@ -265,7 +266,10 @@ const bench = {
     });
     const done = (tx: IDBTransaction) => new Promise<void>((resolve, reject) => ((tx.oncomplete = () => resolve()), (tx.onerror = () => reject(tx.error))));
     const write = database.transaction('blobs', 'readwrite');
-    for (let i = 0; i < count; i++) write.objectStore('blobs').put(new Blob([payload]), i);
+    for (let i = 0; i < count; i++) {
+      write.objectStore('blobs').put(new Blob([payload]), i);
+      write.objectStore('blobs').put(payload.buffer.slice(0), `buffer-${i}`);
+    }
     await done(write);
     const root = await navigator.storage.getDirectory();
     const folder = await root.getDirectoryHandle(`bench-read-${count}x${bytes}`, { create: true });
@@ -285,6 +289,16 @@ const bench = {
       );
       return Promise.all(blobs.map((blob) => blob.arrayBuffer()));
     };
+    const readBuffers = async () => {
+      const tx = database.transaction('blobs', 'readonly');
+      return Promise.all(
+        Array.from({ length: count }, (_, i) => new Promise<ArrayBuffer>((resolve, reject) => {
+          const request = tx.objectStore('blobs').get(`buffer-${i}`);
+          request.onsuccess = () => resolve(request.result as ArrayBuffer);
+          request.onerror = () => reject(request.error);
+        })),
+      );
+    };
     const readOpfs = async () => Promise.all(Array.from({ length: count }, async (_, i) => (await (await folder.getFileHandle(`v${i}`)).getFile()).arrayBuffer()));
     const time = async (read: () => Promise<ArrayBuffer[]>) => {
       const spent: number[] = [];
@@ -297,11 +311,12 @@ const bench = {
       return summarize(spent);
     };
     const idb = await time(readIdb);
+    const idbBuffers = await time(readBuffers);
     const opfs = await time(readOpfs);
     database.close();
     await new Promise((resolve) => ((indexedDB.deleteDatabase(`bench-read-${count}x${bytes}`).onsuccess = resolve)));
     await root.removeEntry(`bench-read-${count}x${bytes}`, { recursive: true });
-    return { count, bytes, idb, opfs };
+    return { count, bytes, idb, idbBuffers, opfs };
   },
 
   deleteMemory,

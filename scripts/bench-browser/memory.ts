@@ -45,7 +45,6 @@ export async function memoryAtScale(context: BrowserContext, profileDir: string,
     const reopened = await page.evaluate(([n, times]) => window.__bench!.persistedOpen(n, times), [rounds, reopens] as const);
     const heapReopened = heapGrowth(await heapUsed(page), heapFresh);
     const residentReopened = rendererResidentBytes(profileDir);
-    await page.evaluate(() => window.__bench!.release());
     log(`persisted memory of ${label} rounds: adding ${ADDED} rounds one by one…`);
     const added = await page.evaluate((count) => window.__bench!.addToHeld(count), ADDED);
     await page.evaluate(() => window.__bench!.release());
@@ -134,8 +133,10 @@ export async function storageReads(context: BrowserContext): Promise<void> {
     const label = `${count.toLocaleString('en')} × ${bytes >= 1 << 20 ? `${bytes >> 20} MB` : `${bytes >> 10} kB`}`;
     const id = `${count}x${bytes >> 10}k`;
     record(`read.idb.${id}`, read.idb.p50, 'ms');
+    record(`read.idbBuffer.${id}`, read.idbBuffers.p50, 'ms');
     record(`read.opfs.${id}`, read.opfs.p50, 'ms');
     push({ measure: `read ${label} from IndexedDB (Blob values, one transaction)`, value: ms(read.idb.p50), target: '—', note: `median of 5; ${(((count * bytes) / 1e6 / read.idb.p50) * 1000).toFixed(0)} MB/s` });
+    push({ measure: `  the same as ArrayBuffer values`, value: ms(read.idbBuffers.p50), target: '—', note: `median of 5; ${(((count * bytes) / 1e6 / read.idbBuffers.p50) * 1000).toFixed(0)} MB/s` });
     push({ measure: `  the same from OPFS (one file each, File.arrayBuffer)`, value: ms(read.opfs.p50), target: '—', note: `median of 5; ${(((count * bytes) / 1e6 / read.opfs.p50) * 1000).toFixed(0)} MB/s` });
   }
   await page.close();

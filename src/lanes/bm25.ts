@@ -16,6 +16,7 @@
  * bound down, and once the terms left cannot lift an unseen document past the k-th best, they only
  * add to the documents already in reach. Final scores are recomputed in query-token order.
  */
+import type { Tokenizer } from '@orama/orama';
 import { tokenizer as oramaTokenizer } from '@orama/orama/components';
 import { encodeStrings, findString, decodeStrings, type StringTable } from './string-table.js';
 import { STOP_WORDS } from './stop-words.js';
@@ -26,7 +27,7 @@ import { TopK, ranksAbove } from './top-k.js';
 const WORD_END = '\u0001';
 
 /** Orama's English tokenizer (stemmed, stop words dropped, one of each token), each token marked as a whole word. */
-export function createWholeWordTokenizer() {
+export function createWholeWordTokenizer(): Tokenizer {
   const base = oramaTokenizer.createTokenizer({ language: 'english', stemming: true, stopWords: STOP_WORDS });
   // Orama's tokenize calls `this.normalizeToken` per word; this one remembers each word's marked
   // token (or '' for a stop word), so a word is stemmed and marked once.

@@ -71,13 +71,12 @@ class LaneRows {
   append(section: VectorSection, slots: Int32Array, images: readonly string[]): number {
     const first = this.matrix.addQuantized(section.values, section.scales, section.owner.length);
     this.reserve(this.matrix.size);
-    for (let row = 0; row < section.owner.length; row++) {
-      this.slot[first + row] = slots[section.owner[row]!]!;
-      this.kind[first + row] = section.kind[row]!;
-      this.role[first + row] = section.role[row]!;
-      const image = section.image[row]!;
-      this.imageIds[first + row] = image < 0 ? undefined : images[image];
-    }
+    const { owner, image } = section;
+    for (let row = 0; row < owner.length; row++) this.slot[first + row] = slots[owner[row]!]!;
+    this.kind.set(section.kind, first);
+    this.role.set(section.role, first);
+    this.imageIds.length = this.matrix.size;
+    for (let row = 0; row < image.length; row++) if (image[row]! >= 0) this.imageIds[first + row] = images[image[row]!];
     return first;
   }
 
@@ -590,7 +589,9 @@ export class Lanes {
 
   private part(section: Bm25Section, slots: Int32Array): Bm25Part {
     const kept = copyBm25(section);
-    return { section: kept, docSlot: Int32Array.from(kept.owner, (owner) => slots[owner]!) };
+    const docSlot = new Int32Array(kept.owner.length);
+    for (let doc = 0; doc < docSlot.length; doc++) docSlot[doc] = slots[kept.owner[doc]!]!;
+    return { section: kept, docSlot };
   }
 
   private appendRows(data: SegmentData, slots: Int32Array): void {
@@ -607,10 +608,10 @@ export class Lanes {
   }
 
   private indexImages(rows: LaneRows, from: number): void {
-    for (let row = from; row < rows.size; row++) {
-      const imageId = rows.imageIds[row];
-      const slot = rows.slot[row]!;
-      if (imageId !== undefined && this.slotDead[slot] === 0) this.imageSlot.set(imageId, slot);
+    const { imageIds, slot } = rows;
+    for (let row = from; row < imageIds.length; row++) {
+      const imageId = imageIds[row];
+      if (imageId !== undefined && this.slotDead[slot[row]!] === 0) this.imageSlot.set(imageId, slot[row]!);
     }
   }
 

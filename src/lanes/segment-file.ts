@@ -1,8 +1,9 @@
 /**
  * The container every index segment is written in: a versioned header, then named sections of
- * typed arrays, each 16-byte aligned so a reader can view them in place. A segment is immutable and
- * named by the SHA-256 of its bytes (`segmentId`), which is also its checksum: storage keeps it as an
- * opaque blob under that name, and a segment whose bytes no longer hash to its name is corrupt.
+ * typed arrays, each 16-byte aligned so a reader can view them in place, then a checksum of all that
+ * (checksum.ts). A segment is immutable and named by the SHA-256 of its bytes (`segmentId`): storage
+ * keeps it as an opaque blob under that name. Reading it checks the checksum, which is fast enough
+ * to check every segment each time a memory opens (SHA-256 is not, on a browser's main thread).
  *
  * Layout (little-endian):
  *   0   4 bytes  magic "VMSG"
@@ -11,7 +12,10 @@
  *   12  u32      reserved (0)
  *   16  H bytes  header: UTF-8 JSON { kind, meta, sections: [{ name, type, offset, count }] }
  *   …   sections, from offsets relative to byte 0, each aligned to 16 bytes
+ *   end − 32     the checksum of every byte before it
  */
+import { CHECKSUM_BYTES, checksum } from './checksum.js';
+
 
 const MAGIC = [0x56, 0x4d, 0x53, 0x47]; // "VMSG"
 /** The segment layout this code writes and reads; a change in what a segment holds bumps it. */
@@ -83,7 +87,7 @@ export function encodeSegment(kind: string, meta: Readonly<Record<string, unknow
   }
   const last = entries[entries.length - 1];
   const total = last ? align(last.offset + sections[last.name]!.byteLength) : align(PREAMBLE + headerBytes.length);
-  const out = new Uint8Array(total);
+  const out = new Uint8Array(total + CHECKSUM_BYTES);
   out.set(MAGIC, 0);
   const view = new DataView(out.buffer);
   view.setUint32(4, SEGMENT_FORMAT, true);
@@ -93,6 +97,7 @@ export function encodeSegment(kind: string, meta: Readonly<Record<string, unknow
     const array = sections[entry.name]!;
     out.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), entry.offset);
   }
+  out.set(checksum(out.subarray(0, total)), total);
   return out;
 }
 
@@ -105,12 +110,19 @@ export interface SegmentSections {
   get<T extends SectionType>(name: string, type: T): ArrayOf<T>;
 }
 
-/** Reads a segment's structure; throws `SegmentDamage` for bytes that are not one, `SegmentVersion` for another format. */
-export function decodeSegment(bytes: Uint8Array): SegmentSections {
-  if (bytes.length < PREAMBLE || MAGIC.some((byte, i) => bytes[i] !== byte)) throw new SegmentDamage('no segment signature');
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+/**
+ * Reads a segment's structure; throws `SegmentDamage` for bytes that are not one or fail their
+ * checksum, `SegmentVersion` for another format.
+ */
+export function decodeSegment(all: Uint8Array): SegmentSections {
+  if (all.length < PREAMBLE + CHECKSUM_BYTES || (all.length - CHECKSUM_BYTES) % ALIGN !== 0 || MAGIC.some((byte, i) => all[i] !== byte)) throw new SegmentDamage('no segment signature');
+  const view = new DataView(all.buffer, all.byteOffset, all.byteLength);
   const version = view.getUint32(4, true);
   if (version !== SEGMENT_FORMAT) throw new SegmentVersion(version);
+  const bytes = all.subarray(0, all.length - CHECKSUM_BYTES);
+  const sum = checksum(bytes);
+  const stored = all.subarray(bytes.length);
+  if (sum.some((byte, i) => byte !== stored[i])) throw new SegmentDamage('its bytes fail their checksum');
   const headerLength = view.getUint32(8, true);
   if (PREAMBLE + headerLength > bytes.length) throw new SegmentDamage('truncated header');
   let header: Header;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { StoredUnit } from '../types.js';
 import { createWholeWordTokenizer } from './bm25.js';
 import { buildSegment, decodeSegmentData, encodeSegmentData, mergeSegments, type SegmentRound } from './segment.js';
+import { checksum } from './checksum.js';
 import { SEGMENT_FORMAT, SegmentDamage, SegmentVersion, segmentId } from './segment-file.js';
 import { decodeStrings, encodeStrings, findString } from './string-table.js';
 
@@ -28,6 +29,25 @@ describe('string tables', () => {
   });
 });
 
+describe('checksum', () => {
+  it('gives the same sums with the SIMD kernel and in plain JS, and changes with any byte', () => {
+    const bytes = Uint8Array.from({ length: (3 << 20) + 48 }, (_, i) => (i * 2_654_435_761) >>> 24);
+    const sum = checksum(bytes);
+    expect(checksum(bytes, false)).toEqual(sum);
+    for (const at of [0, 17, 1 << 20, bytes.length - 1]) {
+      const damaged = bytes.slice();
+      damaged[at]! ^= 0x10;
+      expect(checksum(damaged)).not.toEqual(sum);
+    }
+    // Two blocks swapped keep the first sums and change the second.
+    const swapped = bytes.slice();
+    swapped.set(bytes.subarray(16, 32), 0);
+    swapped.set(bytes.subarray(0, 16), 16);
+    expect(checksum(swapped)).not.toEqual(sum);
+    expect(() => checksum(bytes.subarray(0, 20))).toThrow(RangeError);
+  });
+});
+
 describe('index segments', () => {
   const rounds = [round('r1', 'the red bicycle', 'a bicycle by the door'), round('r2', 'lemon cake'), round('r3', 'the harbour at dusk', 'boats')];
 
@@ -50,9 +70,11 @@ describe('index segments', () => {
     const bytes = encodeSegmentData(buildSegment(rounds, context));
     expect(() => decodeSegmentData(bytes.subarray(0, 10))).toThrow(SegmentDamage);
     expect(() => decodeSegmentData(bytes.subarray(0, bytes.length - 64))).toThrow(SegmentDamage);
-    const header = bytes.slice();
-    header[20]! ^= 0xff;
-    expect(() => decodeSegmentData(header)).toThrow(SegmentDamage);
+    for (const at of [20, bytes.length >> 1, bytes.length - 40, bytes.length - 1]) {
+      const damaged = bytes.slice();
+      damaged[at]! ^= 0x01;
+      expect(() => decodeSegmentData(damaged)).toThrow(/checksum/);
+    }
     const newer = bytes.slice();
     new DataView(newer.buffer).setUint32(4, SEGMENT_FORMAT + 1, true);
     expect(() => decodeSegmentData(newer)).toThrow(SegmentVersion);

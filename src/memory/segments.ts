@@ -39,8 +39,8 @@ export interface DamagedSegment {
 }
 
 /**
- * Reads the committed segments, checks each against its name (the SHA-256 of its bytes) and its
- * structure, and attaches the good ones to `lanes` in commit order. Damaged or missing ones are
+ * Reads the committed segments, checks each one's checksum and structure, and attaches the good ones
+ * to `lanes` in commit order (their names, the SHA-256 of their bytes, are not computed again). Damaged or missing ones are
  * left out and returned: their rounds are then simply not indexed, and the caller rebuilds them.
  * A segment written by a newer vmem rejects with `STORAGE_FAILED` (rebuilding it could lose what
  * that version stored).
@@ -49,14 +49,11 @@ export async function attachCommitted(storage: MemoryStorage, lanes: Lanes, comm
   const segments = commit?.segments ?? [];
   if (segments.length === 0) return [];
   const bytes = await storage.readSegments(segments.map((segment) => segment.id));
-  // Hashing runs off the main thread in browsers (WebCrypto): all segments at once.
-  const names = await Promise.all(bytes.map((segment) => (segment ? segmentId(segment) : Promise.resolve(undefined))));
   const damaged: DamagedSegment[] = [];
   const decoded = segments.map((entry, at): SegmentData | undefined => {
     const segment = bytes[at];
     bytes[at] = undefined;
     if (!segment) return void damaged.push({ id: entry.id, reason: 'it is missing from storage' });
-    if (names[at] !== entry.id) return void damaged.push({ id: entry.id, reason: 'its bytes do not match their checksum' });
     try {
       const data = decodeSegmentData(segment);
       if (data.roundIds.length !== entry.rounds) throw new SegmentDamage(`it holds ${data.roundIds.length} rounds, the commit says ${entry.rounds}`);
