@@ -10,6 +10,7 @@ import { VmemError, isVmemError } from '../errors.js';
 import type { StoredRound, StoredUnit } from '../types.js';
 import { imagesOf } from '../types.js';
 import { createIdbStorage, deleteMemory } from './idb.js';
+import { assertStorablePictures } from './picture-check.js';
 import type { Manifest, MemoryStorage, RoundRecord, StoredImage } from './types.js';
 
 const MAGIC = 'VMEMFILE';
@@ -130,10 +131,12 @@ export function decodeMemoryFile(bytes: Uint8Array): MemorySnapshot {
  */
 export async function importMemory(name: string, file: Blob): Promise<void> {
   const snapshot = decodeMemoryFile(new Uint8Array(await file.arrayBuffer()));
+  const records = groupByRound(snapshot);
+  // The whole file is checked before the memory exists, so a refused file leaves nothing behind.
+  assertStorablePictures(records);
   const storage = await createIdbStorage(name, { createNew: true });
   try {
     await storage.writeManifest(snapshot.manifest);
-    const records = groupByRound(snapshot);
     for (let start = 0; start < records.length; start += IMPORT_BATCH) {
       await storage.putRounds(records.slice(start, start + IMPORT_BATCH));
     }
