@@ -1,9 +1,12 @@
 /**
- * Pictures are pictures: a hand-edited .vmem whose picture is HTML or SVG is refused before anything
- * is written; the page never makes a blob: or data: URL of another type for a stored picture; and the
- * demo's Content-Security-Policy stops script in a document the app opens from a blob: URL anyway.
+ * Hostile and damaged files in the demo. Pictures are pictures: a hand-edited .vmem whose picture is
+ * HTML or SVG is refused before anything is written; the page never makes a blob: or data: URL of
+ * another type for a stored picture; and the demo's Content-Security-Policy stops script in a
+ * document the app opens from a blob: URL anyway. A damaged .vmem gets a typed error naming the
+ * damaged part, and nothing is written.
  */
 import { expect, test, type Page } from '@playwright/test';
+import { appendToPayload, editMemoryFile, type EditableMemoryFile } from '../src/storage/testing/memory-file-edit.js';
 import { waitReady } from './helpers.js';
 
 /** The types the page may give a blob: or data: URL of a stored picture. */
@@ -40,29 +43,13 @@ async function exportOpenMemory(page: Page): Promise<Buffer> {
   return Buffer.from(base64, 'base64');
 }
 
-interface VmemHeader {
-  rounds: { user: { images: { mimeType?: string }[] } }[];
-  images: { mimeType: string; bytes: { offset: number; length: number } }[];
-}
-
-/**
- * The export as an attacker would edit it (the format is in src/storage/idb-file.ts): every picture's
- * type in the header (and in its round) set to `mimeType`, its bytes replaced by `content`.
- */
-function tamper(file: Buffer, mimeType: string, content: string): Buffer {
-  const headerLength = file.readUInt32LE(12);
-  const header = JSON.parse(file.subarray(16, 16 + headerLength).toString('utf8')) as VmemHeader;
-  const payload = file.subarray(16 + headerLength);
-  const bytes = Buffer.from(content, 'utf8');
-  for (const image of header.images) {
-    image.mimeType = mimeType;
-    image.bytes = { offset: payload.length, length: bytes.length };
-  }
-  for (const round of header.rounds) for (const image of round.user.images) image.mimeType = mimeType;
-  const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
-  const preamble = Buffer.from(file.subarray(0, 16));
-  preamble.writeUInt32LE(headerBytes.length, 12);
-  return Buffer.concat([preamble, headerBytes, payload, bytes]);
+/** The export with every picture's type (in the header and in its round) set to `mimeType`, its bytes replaced by `content`. */
+function withPictures(file: Buffer, mimeType: string, content: string): Uint8Array {
+  return editMemoryFile(file, (edit) => {
+    const bytes = appendToPayload(edit, new TextEncoder().encode(content));
+    for (const image of edit.header.images) Object.assign(image, { mimeType, bytes });
+    for (const round of edit.header.rounds) for (const image of round.user.images) image.mimeType = mimeType;
+  });
 }
 
 test('a .vmem whose picture is HTML or SVG is refused before anything is written, and no stored picture gets a URL of another type', async ({ page }) => {
@@ -81,7 +68,7 @@ test('a .vmem whose picture is HTML or SVG is refused before anything is written
     ['drawing.vmem', 'image/svg+xml', SVG],
     ['disguised.vmem', 'image/png', HTML],
   ] as const) {
-    await page.locator('#import-memory').setInputFiles({ name, mimeType: 'application/octet-stream', buffer: tamper(exported, mimeType, content) });
+    await page.locator('#import-memory').setInputFiles({ name, mimeType: 'application/octet-stream', buffer: Buffer.from(withPictures(exported, mimeType, content)) });
     const refusal = page.locator('#memory-alerts [data-code="UNSUPPORTED_FILE"]').filter({ hasText: mimeType === 'image/png' ? 'declared image/png' : `type "${mimeType}"` });
     await expect(refusal).toBeVisible();
     await expect(refusal).toContainText('round "cat"');
@@ -117,4 +104,31 @@ test('the demo sends its Content-Security-Policy, and a text/html blob opened fr
   await popup.waitForLoadState('load');
   expect(await popup.evaluate(() => document.querySelector('script') !== null), 'the document holds the script').toBe(true);
   expect(await popup.title(), 'the inline script did not run').not.toBe('ran');
+});
+
+test('each damaged .vmem gets a typed error naming the damaged part, and nothing is written', async ({ page }) => {
+  await page.goto('/');
+  await waitReady(page);
+  await page.evaluate(async () => {
+    const memory = window.__vmem!.app.memory;
+    await memory.add([{ id: 'r1', user: { text: 'The boiler was serviced in March' } }, { id: 'r2', user: { text: 'The car is on level two' } }]);
+  });
+  const exported = await exportOpenMemory(page);
+  const before = await databaseNames(page);
+  const cases: [string, (file: EditableMemoryFile) => void, string, string][] = [
+    ['no-units.vmem', ({ header }) => delete header.units, 'INVALID_INPUT', "the header's units is missing"],
+    ['null-rounds.vmem', ({ header }) => (header.rounds = null), 'INVALID_INPUT', "the header's rounds is not a list"],
+    ['short-vector.vmem', (file) => (file.header.units[0].vector = appendToPayload(file, new Uint8Array(7))), 'INVALID_INPUT', 'units[0].vector is 7 bytes'],
+    ['four-dimensions.vmem', (file) => (file.header.units[0].vector = appendToPayload(file, new Uint8Array(16))), 'INVALID_INPUT', 'units[0].vector is 16 bytes (4 dimensions)'],
+    ['repeated-id.vmem', ({ header }) => (header.rounds[1].id = 'r1'), 'DUPLICATE_ROUND', 'round "r1" twice'],
+    ['lying-counts.vmem', ({ header }) => (header.counts.rounds = 20_003), 'INVALID_INPUT', 'says it holds 20003 rounds but holds 2'],
+    ['no-manifest.vmem', ({ header }) => delete header.manifest, 'INVALID_INPUT', 'has no manifest'],
+  ];
+  for (const [name, edit, code, part] of cases) {
+    await page.locator('#import-memory').setInputFiles({ name, mimeType: 'application/octet-stream', buffer: Buffer.from(editMemoryFile(exported, edit)) });
+    await expect(page.locator(`#memory-alerts [data-code="${code}"]`).filter({ hasText: part }), name).toBeVisible();
+    expect(await databaseNames(page), `${name} wrote nothing`).toEqual(before);
+  }
+  // No raw TypeError or RangeError reached the page on the way.
+  await expect(page.locator('#memory-alerts').getByText(/TypeError|RangeError|Cannot read properties/)).toHaveCount(0);
 });
