@@ -2,6 +2,7 @@ import { compileFilter } from '../core/filter.js';
 import { planQuery } from '../core/plan.js';
 import { assembleResult, rankPlan, type EncodedQuery, type IndexView } from '../core/run.js';
 import { errorCode, VmemError } from '../errors.js';
+import { pictureTypeOf, withVettedType } from '../images/image-format.js';
 import { Lanes } from '../lanes/lanes.js';
 import { roundDocument } from '../lanes/segment.js';
 import { normalize } from '../lanes/vector-matrix.js';
@@ -267,7 +268,7 @@ class MemoryImpl implements Memory {
     this.assertOpen();
     const normalizedQuery = typeof query === 'string' ? { text: query } : query;
     const text = normalizedQuery?.text?.trim() ?? '';
-    const image = normalizedQuery?.image;
+    const image = normalizedQuery?.image && withVettedType(normalizedQuery.image, QUERY_PICTURE);
     if (!text && !image) throw new VmemError('EMPTY_QUERY', 'The query has neither text nor an image; type a question or attach a picture.');
     if (text.length > this.maxTextChars) {
       throw new VmemError('TEXT_TOO_LONG', `The question is ${text.length} characters; the limit is ${this.maxTextChars}. Shorten it.`);
@@ -311,7 +312,7 @@ class MemoryImpl implements Memory {
       {
         llm: this.queryEncoders.llm,
         retrieve: (q, o) => this.retrieve(q, o),
-        getImage: (id) => this.storage.getImage(id),
+        getImage: (id) => this.getImage(id),
         ...(this.options.imageResizer ? { imageResizer: this.options.imageResizer } : {}),
       },
       typeof query === 'string' ? { text: query } : query,
@@ -339,7 +340,7 @@ class MemoryImpl implements Memory {
     }
     if (request.signal === 'image') {
       if (!request.image) throw new VmemError('EMPTY_QUERY', 'An image search needs a query image.');
-      const vector = await encodeQueryImage(this.queryEncoders, request.image);
+      const vector = await encodeQueryImage(this.queryEncoders, withVettedType(request.image, QUERY_PICTURE));
       return vector ? this.lanes.image(vector, limit, accept) : [];
     }
     if (!request.text?.trim()) throw new VmemError('EMPTY_QUERY', `A ${request.signal} search needs query text.`);
@@ -366,8 +367,10 @@ class MemoryImpl implements Memory {
     return ids.flatMap((id) => read.get(id) ?? []);
   }
 
-  getImage(imageId: string): Promise<StoredImage | undefined> {
-    return this.storage.getImage(imageId);
+  async getImage(imageId: string): Promise<StoredImage | undefined> {
+    const image = await this.storage.getImage(imageId);
+    // The bytes decide the type, so even a memory written before types were checked never hands out a non-picture.
+    return image && { ...image, mimeType: pictureTypeOf(image.bytes, `image "${imageId}"`, image.mimeType) };
   }
 
   forget(roundId: string): Promise<void> {
@@ -424,7 +427,7 @@ class MemoryImpl implements Memory {
     for (const round of rounds) {
       for (const ref of imagesOf(round)) {
         if (!ref.hasBytes) continue;
-        const image = await this.storage.getImage(ref.id);
+        const image = await this.getImage(ref.id);
         if (!image) {
           throw new VmemError('STORAGE_FAILED', `Image ${ref.id} of round ${round.id} is missing from storage; the export was stopped so it is not silently incomplete.`);
         }
@@ -483,17 +486,18 @@ class MemoryImpl implements Memory {
     for (;;) {
       const next = this.history.awaitingDescription(describer.id)[0];
       if (!next || this.closed) break;
-      const stored = await this.storage.getImage(next.imageId);
       // A picture that cannot be read is marked described with nothing seen, so no later run retries it.
       let derived = emptyDescription(describer.id);
       let readable = false;
-      if (stored) {
-        try {
+      try {
+        const stored = await this.getImage(next.imageId);
+        if (stored) {
           derived = await describeStored(describer, stored);
           readable = true;
-        } catch (error) {
-          if (errorCode(error) !== 'IMAGE_DECODE_FAILED') throw error;
         }
+      } catch (error) {
+        const code = errorCode(error);
+        if (code !== 'IMAGE_DECODE_FAILED' && code !== 'UNSUPPORTED_FILE') throw error;
       }
       const written = await this.writes.run(async () => {
         // Forgotten meanwhile, or the memory closed: nothing to write (the loop then moves on or stops).
@@ -548,17 +552,28 @@ class MemoryImpl implements Memory {
 
   private async storedImagesOf(round: StoredRound): Promise<StoredImage[]> {
     const refs = imagesOf(round).filter((ref) => ref.hasBytes);
-    const images = await Promise.all(refs.map((ref) => this.storage.getImage(ref.id)));
+    const images = await Promise.all(refs.map((ref) => this.getImage(ref.id)));
     return images.filter((image): image is StoredImage => image !== undefined);
   }
 
-  /** Units (vectors included) of stored rounds, encoded anew from their texts and image bytes. */
+  /**
+   * Units (vectors included) of stored rounds, encoded anew from their texts and image bytes. A stored
+   * file that is not a picture (an older vmem kept whatever it was given) gets no image vector; it is
+   * not handed out either (`getImage`), and the rebuild goes on without it.
+   */
   private async encodeStored(roundIds: readonly string[]): Promise<StoredUnit[]> {
     const read = await this.cache.load(roundIds);
+    const picture = (id: string) =>
+      this.getImage(id).catch((error: unknown) => {
+        if (errorCode(error) === 'UNSUPPORTED_FILE') return undefined;
+        throw error;
+      });
     const items = await Promise.all(
       roundIds.flatMap((id) => {
         const round = read.get(id);
-        return round ? [this.storedImagesOf(round).then((images) => ({ round, images }))] : [];
+        if (!round) return [];
+        const refs = imagesOf(round).filter((ref) => ref.hasBytes);
+        return [Promise.all(refs.map((ref) => picture(ref.id))).then((images) => ({ round, images: images.filter((image): image is StoredImage => image !== undefined) }))];
       }),
     );
     const records = await encodeRecords(items, this.queryEncoders, 'reindex', undefined);
@@ -661,6 +676,9 @@ function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string
   }
   return groups;
 }
+
+/** How errors name a question's attached picture. */
+const QUERY_PICTURE = "The question's picture";
 
 /** Runs a task, and reports `failed` before rethrowing when it throws, so progress always ends. */
 async function reportFailure<T>(task: ProgressTask, onProgress: ProgressCallback | undefined, run: () => Promise<T>): Promise<T> {

@@ -51,7 +51,7 @@ async function expectAsStored(memory: Awaited<ReturnType<typeof openWith>>['memo
     expect(trace.filter((roundId) => kept.has(roundId)).length).toBeGreaterThanOrEqual(0.8 * rounds.length);
   }
   const image = await memory.getImage('img10');
-  expect(image?.bytes).toEqual(Uint8Array.from({ length: 42 }, (_, i) => (i * 31 + 10) & 0xff));
+  expect(image?.bytes).toEqual(Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...Array.from({ length: 34 }, (_, i) => (i * 31 + 10) & 0xff)]));
 }
 
 async function fileStoreCopy(): Promise<string> {

@@ -24,6 +24,7 @@ import { createSerialQueue } from '../util/serial-queue.js';
 import { crc32, deleteFrame, putFrame, replayLog, roundsFrame, type ImageEntry, type LoggedRound, type Replay } from './file-storage-log.js';
 import { acquireWriterLock, isCode, LOCK_FILE, type WriterLock } from './file-storage-lock.js';
 import { roundFacts, type IndexChange, type IndexCommit, type Manifest, type MemoryStorage, type RoundRecord, type StorageState, type StoredImage } from './types.js';
+import { assertStorablePictures } from './picture-check.js';
 
 const LOG_FILE = 'rounds.log';
 const MANIFEST_FILE = 'manifest.json';
@@ -253,6 +254,7 @@ class FileStorage implements FileMemoryStorage {
     this.assertOpen();
     return this.writes.run(async () => {
       if (records.length === 0 && !change) return;
+      assertStorablePictures(records);
       const entries: { record: RoundRecord; images: ImageEntry[] }[] = [];
       let wroteImages = false;
       for (const record of records) {

@@ -31,7 +31,7 @@ function record(seq: number, options: { withImage?: boolean } = {}): RoundRecord
     { id: `${id}#user`, roundId: id, lane: 'text', kind: 'text', role: 'user', text: round.user.text, vector: new Float32Array([seq, 0.5, -1]) },
   ];
   if (options.withImage) units.push({ id: `${imageId}#image`, roundId: id, lane: 'image', kind: 'image', role: 'user', imageId, vector: new Float32Array([0.6, 0.8]) });
-  return { round, units, images: options.withImage ? [{ id: imageId, bytes: new Uint8Array([0xff, 0xd8, seq]), mimeType: 'image/jpeg' }] : [] };
+  return { round, units, images: options.withImage ? [{ id: imageId, bytes: new Uint8Array([0xff, 0xd8, 0xff, seq]), mimeType: 'image/jpeg' }] : [] };
 }
 
 /** A record as the memory writes it with an index change: no units (their vectors are in segments). */
@@ -73,7 +73,7 @@ describe('createIdbStorage', () => {
     const [bytes, missing] = await reopened.readSegments(['a', 'b']);
     expect(new TextDecoder().decode(bytes)).toBe('segment a');
     expect(missing).toBeUndefined();
-    expect(Array.from((await reopened.getImage('r2-img'))!.bytes)).toEqual([0xff, 0xd8, 2]);
+    expect(Array.from((await reopened.getImage('r2-img'))!.bytes)).toEqual([0xff, 0xd8, 0xff, 2]);
     await reopened.close();
   });
 
@@ -222,7 +222,7 @@ describe('rounds stored without the index (layouts 1 to 3, imports)', () => {
     expect(state.unindexed).toEqual(['r1', 'r2']);
     expect(await storage.getRounds(['r1', 'r2'])).toEqual(records.map((r) => r.round));
     expect(plain(await storage.readUnits(['r1', 'r2']))).toEqual(plain(records.flatMap((r) => r.units)));
-    expect(Array.from((await storage.getImage('r1-img'))!.bytes)).toEqual([0xff, 0xd8, 1]);
+    expect(Array.from((await storage.getImage('r1-img'))!.bytes)).toEqual([0xff, 0xd8, 0xff, 1]);
     // Indexing them moves them out of their chunk: the vectors go, the rounds and images stay.
     await storage.writeIndex(change([{ id: 'a', rounds: 2 }], ['a']), ['r1', 'r2']);
     const after = await storage.open();
@@ -312,7 +312,7 @@ describe('importMemory', () => {
     expect(state.unindexed).toEqual(['r1', 'r2']);
     expect(await copy.getRounds(['r1', 'r2'])).toEqual(records.map((r) => r.round));
     expect((await copy.readUnits(['r1'])).map((unit) => Array.from(unit.vector))).toEqual(records[0]!.units.map((unit) => Array.from(unit.vector)));
-    expect(Array.from((await copy.getImage('r1-img'))!.bytes)).toEqual([0xff, 0xd8, 1]);
+    expect(Array.from((await copy.getImage('r1-img'))!.bytes)).toEqual([0xff, 0xd8, 0xff, 1]);
     await copy.close();
   });
 

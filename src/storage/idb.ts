@@ -17,6 +17,7 @@ import { announceChange, listenForChanges, withWriteLock, type MemoryChange } fr
 import { migrateStores } from './idb-migrate.js';
 import { CHUNK_ROUNDS, packChunk, slices, unitsOfRounds, withoutRounds, type RoundChunk } from './round-chunk.js';
 import { roundFacts, type IndexChange, type IndexCommit, type Manifest, type MemoryStorage, type RoundFacts, type RoundRecord, type StorageState, type StoredImage } from './types.js';
+import { assertStorablePictures } from './picture-check.js';
 
 /** Prefix of every vmem database name, so `listMemories` can tell them from other databases. */
 export const DATABASE_PREFIX = 'vmem:';
@@ -97,6 +98,12 @@ export interface IdbStorageOptions {
    */
   readonly createNew?: boolean;
   /**
+   * The browser closed the database under the memory: its site data was cleared (settings, DevTools,
+   * a `Clear-Site-Data` header) or storage failed. Every later call rejects with `CLOSED`.
+   * @default none
+   */
+  readonly onTerminated?: () => void;
+  /**
    * What a write of rounds does when another tab wrote since this tab loaded (a long import with a
    * write in another tab meanwhile). `'merge'` stores rounds new to both tabs on top of the other
    * tab's write, numbered after every round stored now, so nothing already encoded is lost; a round
@@ -141,7 +148,8 @@ export async function createIdbStorage(name: string, options: IdbStorageOptions 
         db.close();
       },
       terminated: () => {
-        closedReason = `the browser closed the database of ${label}; open it again`;
+        closedReason = `the browser closed the database of ${label} (its site data was cleared, or storage failed); open it again with openMemory`;
+        options.onTerminated?.();
       },
     }),
   );
@@ -346,8 +354,9 @@ export async function createIdbStorage(name: string, options: IdbStorageOptions 
     },
     async putRounds(records, change) {
       if (records.length === 0) return;
-      const first = records[0]!.round.id;
-      const doing = records.length === 1 ? `saving a round (id ${first})` : `saving ${records.length} rounds (from id ${first})`;
+      assertStorablePictures(records);
+      // In words a user reads: the round ids are the app's business.
+      const doing = records.length === 1 ? 'saving a round' : `saving ${records.length.toLocaleString('en')} rounds`;
       // One transaction for the whole batch and its index change: a crash or a full disk leaves all of it or none of it.
       await write(
         doing,
@@ -595,7 +604,7 @@ export function toStorageError(error: unknown, doing: string): VmemError {
       { cause: error },
     );
   }
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
   return new VmemError(
     'STORAGE_FAILED',
     `IndexedDB failed while ${doing}: ${detail}. Check that the site may store data (not a private window with storage blocked) and reload.`,

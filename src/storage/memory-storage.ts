@@ -1,5 +1,6 @@
 import type { StoredRound, StoredUnit } from '../types.js';
 import { roundFacts, type IndexChange, type IndexCommit, type Manifest, type MemoryStorage, type RoundRecord, type StoredImage } from './types.js';
+import { assertStorablePictures } from './picture-check.js';
 
 /**
  * Storage that lives and dies with the process: for Node, tests and benchmarks. It keeps the same
@@ -53,6 +54,7 @@ export function createInMemoryStorage(): MemoryStorage {
       return roundIds.map((id) => rounds.get(id));
     },
     async putRounds(records: readonly RoundRecord[], change?: IndexChange) {
+      assertStorablePictures(records);
       for (const record of records) {
         for (const imageId of imagesOfRound.get(record.round.id) ?? []) images.delete(imageId);
         rounds.set(record.round.id, record.round);

@@ -17,6 +17,11 @@ const out = join(process.argv[2]!, 'out');
 mkdirSync(out, { recursive: true });
 const QUESTIONS = ['where did Ada park the red bicycle?', 'photo of the harbour at dusk', 'what did the plumber say on Tuesday?'];
 
+/** A PNG's signature and then bytes that tell the pictures apart (f68ba58 stored whatever it was given). */
+export function pictureBytes(index: number): Uint8Array {
+  return Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...Array.from({ length: 24 + index }, (_, i) => (i * 31 + index) & 0xff)]);
+}
+
 /** 40 rounds in 4 sessions, every 5th with a picture (bytes and a caption). */
 function rounds() {
   const topics = ['the red bicycle parked by the library', 'the harbour at dusk with two boats', 'the plumber coming on Tuesday', 'a lemon cake for the party'];
@@ -26,7 +31,7 @@ function rounds() {
     timestamp: Date.UTC(2025, 0, 1) + index * 3_600_000,
     user: {
       text: `Note ${index}: Ada talked about ${topics[index % 4]} (item ${index}).`,
-      ...(index % 5 === 0 ? { images: [{ id: `img${index}`, bytes: Uint8Array.from({ length: 32 + index }, (_, i) => (i * 31 + index) & 0xff), mimeType: 'image/png', caption: `picture ${index} of ${topics[index % 4]}` }] } : {}),
+      ...(index % 5 === 0 ? { images: [{ id: `img${index}`, bytes: pictureBytes(index), mimeType: 'image/png', caption: `picture ${index} of ${topics[index % 4]}` }] } : {}),
     },
     assistant: { text: `Reply ${index}: noted about ${topics[(index + 1) % 4]}.` },
   }));
