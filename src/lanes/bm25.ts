@@ -207,6 +207,11 @@ export class Bm25Index {
   private stats: { docs: number; length: number; liveOfPart: number[] } | undefined;
   private scores = new Float64Array(0);
   private state = new Uint8Array(0);
+  // Scratch lists reused by every search: a common word touches most documents, and fresh arrays
+  // that size on every query made garbage collection pauses the slowest queries' cost.
+  private readonly touched = new IntList();
+  private readonly candidates = new IntList();
+  private readonly pool = new IntList();
 
   /** @param parameters BM25's k, b and d; scores equal Orama's `search` with the same `relevance`. */
   constructor(
@@ -293,9 +298,9 @@ export class Bm25Index {
       this.scores = new Float64Array(this.total + 1024);
       this.state = new Uint8Array(this.total + 1024);
     }
-    const { scores, state } = this;
-    const touched: number[] = [];
-    const candidates: number[] = [];
+    const { scores, state, touched, candidates } = this;
+    touched.clear();
+    candidates.clear();
     try {
       const rest = new Float64Array(terms.length);
       for (let i = terms.length - 2; i >= 0; i--) rest[i] = rest[i + 1]! + terms[i + 1]!.bound;
@@ -331,7 +336,7 @@ export class Bm25Index {
           }
         }
         // Prune once the remaining terms cannot lift an unseen document past the k-th best.
-        if (i + 1 < terms.length && candidates.length >= limit && rest[i]! < best) {
+        if (i + 1 < terms.length && candidates.size >= limit && rest[i]! < best) {
           threshold = this.kthBest(candidates, limit);
           if (rest[i]! < threshold) break;
         }
@@ -340,8 +345,10 @@ export class Bm25Index {
       let pool = candidates;
       if (i < terms.length - 1) {
         const left = rest[i]!;
-        pool = [];
-        for (const global of candidates) {
+        pool = this.pool;
+        pool.clear();
+        for (let c = 0; c < candidates.size; c++) {
+          const global = candidates.data[c]!;
           if (scores[global]! + left >= threshold) pool.push(global);
           else state[global] = REJECTED;
         }
@@ -366,8 +373,9 @@ export class Bm25Index {
       // The k-th best with a margin for summation order, then exact scores in query-token order.
       const cut = this.kthBest(pool, limit);
       const margin = Math.abs(cut) * 1e-9 + 1e-12;
-      const exact = pool
-        .filter((global) => scores[global]! >= cut - margin)
+      const finalists: number[] = [];
+      for (let c = 0; c < pool.size; c++) if (scores[pool.data[c]!]! >= cut - margin) finalists.push(pool.data[c]!);
+      const exact = finalists
         .map((global) => {
           const p = this.partOf(global);
           const part = this.parts[p]!;
@@ -392,7 +400,7 @@ export class Bm25Index {
         return { part, doc, slot: part.docSlot[doc]!, score };
       });
     } finally {
-      for (const global of touched) state[global] = UNSEEN;
+      for (let t = 0; t < touched.size; t++) state[touched.data[t]!] = UNSEEN;
     }
   }
 
@@ -428,11 +436,30 @@ export class Bm25Index {
   }
 
   /** The `limit`-th best score among the documents (-Infinity when there are fewer). */
-  private kthBest(docs: readonly number[], limit: number): number {
-    if (docs.length < limit) return -Infinity;
+  private kthBest(docs: IntList, limit: number): number {
+    if (docs.size < limit) return -Infinity;
     const top = new TopK(limit);
-    for (const doc of docs) top.offer(doc, this.scores[doc]!);
+    for (let d = 0; d < docs.size; d++) top.offer(docs.data[d]!, this.scores[docs.data[d]!]!);
     return top.threshold;
+  }
+}
+
+/** A growable list of int32s, cleared and refilled rather than allocated again. */
+class IntList {
+  data = new Int32Array(1024);
+  size = 0;
+
+  clear(): void {
+    this.size = 0;
+  }
+
+  push(value: number): void {
+    if (this.size === this.data.length) {
+      const grown = new Int32Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[this.size++] = value;
   }
 }
 

@@ -462,10 +462,10 @@ export class Lanes {
    */
   prepareDense(text: readonly Float32Array[], image: readonly Float32Array[] = []): void {
     this.scanned.clear();
-    const textScores = this.textRows.matrix.scan(text);
+    const textScores = this.textRows.matrix.scan(text, true);
     text.forEach((vector, at) => this.scanned.set(vector, textScores[at]!));
     if (this.imageRows && image.length > 0) {
-      const imageScores = this.imageRows.matrix.scan(image);
+      const imageScores = this.imageRows.matrix.scan(image, true);
       image.forEach((vector, at) => this.scanned.set(vector, imageScores[at]!));
     }
   }

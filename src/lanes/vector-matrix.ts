@@ -43,6 +43,8 @@ export class VectorMatrix {
   private rows = 0;
   /** Queries the scratch space holds. */
   private queryRoom = 4;
+  /** Where `scan` puts its scores, reused (a 100k-row scan would otherwise allocate megabytes per query). */
+  private scored = new Float64Array(0);
 
   constructor(dimension: number, initialCapacity = 256) {
     this.dimension = dimension;
@@ -111,11 +113,12 @@ export class VectorMatrix {
   }
 
   /**
-   * Dot products of each query with every row: `scores[q][row]`, valid until the next call. The
+   * Dot products of each query with every row: `scores[q][row]`. With `reuse`, the arrays are views
+   * of one buffer, valid until the next such call; without, they are the caller's. The
    * query is scaled to int16 (an error far below the rows' int8 step); a score is the exact integer
    * sum times both scales, computed in float64.
    */
-  scan(queries: readonly Float32Array[]): Float64Array[] {
+  scan(queries: readonly Float32Array[], reuse = false): Float64Array[] {
     const rows = this.rows;
     if (rows === 0 || queries.length === 0) return queries.map(() => new Float64Array(0));
     this.reserve(rows, queries.length);
@@ -134,8 +137,10 @@ export class VectorMatrix {
     });
     this.dots(0, queryAt, rows, stride, sumsAt, queries.length);
     const sums = new Int32Array(this.buffer, sumsAt, rows * queries.length);
+    if (reuse && this.scored.length < rows * queries.length) this.scored = new Float64Array(Math.ceil(rows * queries.length * 1.25));
+    const into = reuse ? this.scored : new Float64Array(rows * queries.length);
     return queries.map((_, q) => {
-      const out = new Float64Array(rows);
+      const out = into.subarray(q * rows, (q + 1) * rows);
       const queryScale = queryScales[q]!;
       for (let row = 0; row < rows; row++) out[row] = sums[row * queries.length + q]! * this.scales[row]! * queryScale;
       return out;
