@@ -319,6 +319,48 @@ const bench = {
     return { count, bytes, idb, idbBuffers, opfs };
   },
 
+  /**
+   * Adds rounds `r<size>`, `r<size+1>`, … one `add` each to the persisted memory `name` until there
+   * are `total`, counting them in `window.__added` as they commit (each add writes a segment; every
+   * eighth starts a background merge). For the crash test, which kills the browser meanwhile.
+   */
+  async addOneByOne(name: string, total: number) {
+    const memory = await openMemory(name, { encoders: { textEncoder, imageEncoder } });
+    held = { memory };
+    for (let index = memory.size; index < total; index++) {
+      await memory.add({ id: `r${index}`, timestamp: 1_700_000_000_000 + index * 60_000, user: { text: `round ${index} note ${randomSentence(seededRandom(index), 8)}` }, assistant: { text: `reply ${index}` } });
+      (window as unknown as { __added: number }).__added = index + 1;
+    }
+  },
+
+  /**
+   * What the persisted memory `name` holds, as `addOneByOne` wrote it: every stored round whole and
+   * in order (`r0` … `r<size-1>`, their texts as added), indexed exactly once (the dense search over
+   * everything returns each round's two text units once), and each findable by its own words.
+   */
+  async checkStored(name: string) {
+    const memory = await openMemory(name, { encoders: { textEncoder, imageEncoder }, retrieval: { llmAnchors: false } });
+    try {
+      const rounds = await memory.rounds();
+      const problems: string[] = [];
+      rounds.forEach((round, index) => {
+        if (round.id !== `r${index}`) problems.push(`round ${index} is ${round.id}`);
+        if (round.user.text !== `round ${index} note ${randomSentence(seededRandom(index), 8)}` || round.assistant.text !== `reply ${index}`) problems.push(`${round.id} is not whole`);
+      });
+      const units = await memory.search({ signal: 'dense', text: 'anything', limit: 2 * rounds.length + 10 });
+      if (units.length !== 2 * rounds.length || new Set(units.map((unit) => unit.unitId)).size !== units.length) problems.push(`the index holds ${units.length} units for ${rounds.length} rounds`);
+      for (const index of [0, rounds.length >> 1, rounds.length - 1].filter((at) => at >= 0)) {
+        const hits = await memory.search({ signal: 'bm25', text: `round ${index}`, limit: 200 });
+        if (!hits.some((hit) => hit.roundId === `r${index}`)) problems.push(`r${index} is not found by its words`);
+      }
+      // And the memory takes the next round.
+      await memory.add({ id: `r${rounds.length}`, user: { text: `round ${rounds.length} note ${randomSentence(seededRandom(rounds.length), 8)}` }, assistant: { text: `reply ${rounds.length}` } });
+      return { size: rounds.length, problems };
+    } finally {
+      await memory.close();
+    }
+  },
+
   deleteMemory,
 };
 
