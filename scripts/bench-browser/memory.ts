@@ -96,7 +96,7 @@ export async function memoryAtScale(context: BrowserContext, profileDir: string,
 }
 
 /** Rounds added one by one for the add-rate rows. */
-const ADDED = 100;
+const ADDED = 200;
 const OPEN_TARGETS: Record<number, string> = { 10_000: '≤ 250 ms', 100_000: '≤ 1.0 s' };
 const addRates = new Map<number, number>();
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMemory, type Memory, type RetrievalResult, type RoundInput } from 'vmem';
+import { createInMemoryStorage, createMemory, type Memory, type RetrievalResult, type RoundInput, type VmemProgress } from 'vmem';
 import { createHashTextEncoder } from '../testing/hash-encoder.js';
 import { topicWordVectors } from '../testing/word-vectors.js';
 
@@ -53,5 +53,25 @@ describe('similar-words signal (createMemory({ wordVectors }))', () => {
     const memory = await memoryWith();
     expect((await memory.search({ signal: 'similar-words', text: 'town cities', limit: 1 })).map((hit) => hit.roundId)).toEqual(['rome']);
     await expect((await memoryWith(false)).search({ signal: 'similar-words', text: 'cities' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+  });
+
+  it('a memory written without word vectors, opened with them, reads its rounds’ words once and then keeps them', async () => {
+    const storage = createInMemoryStorage();
+    const plain = await createMemory({ textEncoder: createHashTextEncoder(), storage });
+    await plain.add(rounds);
+    await plain.close();
+    const open = async () => {
+      const progress: VmemProgress[] = [];
+      const memory = await createMemory({ textEncoder: createHashTextEncoder(), storage, wordVectors: topicWordVectors(), onProgress: (event) => progress.push(event) });
+      return { memory, index: progress.filter((event) => event.task === 'index') };
+    };
+    const first = await open();
+    expect(first.index.map((event) => event.status)).toEqual(['initiate', 'progress', 'done']);
+    expect(first.index[1]).toMatchObject({ loaded: rounds.length, total: rounds.length });
+    expect(await bestBySimilarWords(first.memory, 'martial arts')).toBe('kick');
+    await first.memory.close();
+    const again = await open();
+    expect(again.index).toEqual([]);
+    expect(await bestBySimilarWords(again.memory, 'Which cities did John visit?')).toBe('rome');
   });
 });
