@@ -23,15 +23,6 @@ export function encodeStrings(strings: readonly string[]): StringTable {
   return { units, ends };
 }
 
-export function stringCount(table: StringTable): number {
-  return table.ends.length;
-}
-
-export function stringAt(table: StringTable, index: number): string {
-  const start = index === 0 ? 0 : table.ends[index - 1]!;
-  return decodeUnits(table.units, start, table.ends[index]!);
-}
-
 /** Every string of the table, decoded in one pass. */
 export function decodeStrings(table: StringTable): string[] {
   const joined = wellFormed(table.units) ? utf16.decode(table.units) : decodeUnits(table.units, 0, table.units.length);

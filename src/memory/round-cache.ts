@@ -2,7 +2,7 @@ import type { MemoryStorage } from '../storage/types.js';
 import type { StoredRound } from '../types.js';
 
 /** Rounds a memory keeps read: enough for a few results and their context, small beside the index. */
-export const ROUND_CACHE_SIZE = 2_048;
+const ROUND_CACHE_SIZE = 2_048;
 
 /**
  * The rounds last read from storage (or written), least recently used dropped first. Rounds stay in
