@@ -20,7 +20,7 @@ import type { Tokenizer } from '@orama/orama';
 import { tokenizer as oramaTokenizer } from '@orama/orama/components';
 import { encodeStrings, findString, decodeStrings, type StringTable } from './string-table.js';
 import { STOP_WORDS } from './stop-words.js';
-import { TopK, ranksAbove } from './top-k.js';
+import { TopK } from './top-k.js';
 
 // Orama matches query tokens as prefixes ("cat" would match "catalog"); a terminal mark on every
 // token keeps the words whole (and the tokens the same as the earlier Orama-based index made).
@@ -213,10 +213,15 @@ export class Bm25Index {
   private readonly candidates = new IntList();
   private readonly pool = new IntList();
 
-  /** @param parameters BM25's k, b and d; scores equal Orama's `search` with the same `relevance`. */
+  /**
+   * @param parameters BM25's k, b and d; scores equal Orama's `search` with the same `relevance`.
+   * @param slotOrder orders equal scores by their slots (the lanes give the rounds' history order);
+   *   without it, or among equal orders, the earlier part and document go first.
+   */
   constructor(
     private readonly isDead: (slot: number) => boolean,
     private readonly parameters: Bm25Parameters = ORAMA_BM25,
+    private readonly slotOrder?: (slot: number) => number,
   ) {}
 
   get sections(): readonly Bm25Part[] {
@@ -251,8 +256,8 @@ export class Bm25Index {
   }
 
   /**
-   * The `limit` best documents for the tokens, best first (ties: the earlier part, then the earlier
-   * document). `accept` filters by slot, asked once per document reached.
+   * The `limit` best documents for the tokens, best first (ties: the slot order, then the earlier
+   * part, then the earlier document). `accept` filters by slot, asked once per document reached.
    */
   search(tokens: readonly string[], limit: number, accept?: (slot: number) => boolean): Bm25Hit[] {
     const { docs: docsCount, length, liveOfPart } = this.statistics();
@@ -390,9 +395,9 @@ export class Bm25Index {
             const add = (term.idf * (D + tf * (K + 1))) / (tf + K * (1 - B + (B * fieldLength) / avg));
             score = score === undefined ? add : score + add;
           }
-          return { key: global, score: score ?? 0 };
+          return { key: global, score: score ?? 0, order: this.slotOrder ? this.slotOrder(part.docSlot[doc]!) : 0 };
         });
-      exact.sort((a, b) => (ranksAbove(a.key, a.score, b.key, b.score) ? -1 : ranksAbove(b.key, b.score, a.key, a.score) ? 1 : 0));
+      exact.sort((a, b) => b.score - a.score || a.order - b.order || a.key - b.key);
       return exact.slice(0, limit).map(({ key, score }) => {
         const p = this.partOf(key);
         const part = this.parts[p]!;

@@ -176,8 +176,10 @@ export class Lanes {
   private readonly liveSlot = new Map<string, number>();
   private readonly imageSlot = new Map<string, number>();
   private readonly isDead = (slot: number) => this.slotDead[slot] === 1;
-  private roundIndex = new Bm25Index(this.isDead, ROUND_BM25);
-  private captionIndex = new Bm25Index(this.isDead);
+  /** Equal scores go in the rounds' history order, wherever their segments lie (see the constructor). */
+  private readonly slotOrder = (slot: number) => this.roundOrder?.(this.slotRound[slot]!) ?? slot;
+  private roundIndex = new Bm25Index(this.isDead, ROUND_BM25, this.slotOrder);
+  private captionIndex = new Bm25Index(this.isDead, undefined, this.slotOrder);
   private similarWordsIndex: SimilarWordsIndex | undefined;
   private unitIndex: { index: Bm25Index; unitIds: string[][] } | undefined;
   private textRows: LaneRows;
@@ -187,14 +189,21 @@ export class Lanes {
   /** Dot products of the query vectors `prepareDense` scanned for, until `endQuery`. */
   private readonly scanned = new Map<Float32Array, Float64Array>();
 
+  /**
+   * @param roundOrder a round's place in the history: every lane orders equal scores by it, so a
+   *   round replaced into a later segment (an edit, a description) ties as it did before, and a
+   *   memory indexed again from its rounds (an import, a rebuild) ranks exactly as the one it came
+   *   from. Without it, equal scores go in segment order.
+   */
   constructor(
     private readonly textDimension: number,
     private readonly imageDimension: number | undefined,
     private readonly wordVectors?: WordVectors,
+    private readonly roundOrder?: (roundId: string) => number | undefined,
   ) {
     this.textRows = new LaneRows(textDimension);
     this.imageRows = imageDimension === undefined ? undefined : new LaneRows(imageDimension);
-    this.similarWordsIndex = wordVectors && new SimilarWordsIndex(wordVectors, this.isDead);
+    this.similarWordsIndex = wordVectors && new SimilarWordsIndex(wordVectors, this.isDead, this.slotOrder);
   }
 
   /** Live rounds. */
@@ -499,7 +508,7 @@ export class Lanes {
     const unitIds = slots.flatMap((slot) => this.textUnitIdsOf(slot));
     const read = await texts(unitIds);
     if (this.unitIndex) return;
-    this.unitIndex = { index: new Bm25Index(this.isDead), unitIds: [] };
+    this.unitIndex = { index: new Bm25Index(this.isDead, undefined, this.slotOrder), unitIds: [] };
     this.addUnitDocs(Int32Array.from(slots), read);
   }
 
@@ -536,7 +545,7 @@ export class Lanes {
   private nearest(rows: LaneRows, vector: Float32Array, limit: number, accept: AcceptRound | undefined, captionsOnly: boolean): LaneHit[] {
     if (limit <= 0 || rows.size === 0) return [];
     const scores = this.scanned.get(vector) ?? rows.matrix.scan([vector])[0]!;
-    const top = new TopK(limit);
+    const top = new TopK(limit, (row) => this.slotOrder(rows.slot[row]!));
     const captionKind = UNIT_KINDS.indexOf('caption');
     const derivedKind = UNIT_KINDS.indexOf('derived');
     // The k-th best so far, kept in a local: most rows fall below it and cost one comparison.

@@ -112,9 +112,11 @@ export class SimilarWordsIndex {
   private best = new Float32Array(0);
   private similarities = new Float32Array(0);
 
+  /** @param slotOrder orders equal scores by their slots (the lanes give the rounds' history order). */
   constructor(
     private readonly vectors: WordVectors,
     private readonly isDead: (slot: number) => boolean,
+    private readonly slotOrder?: (slot: number) => number,
   ) {}
 
   get sections(): readonly WordsPart[] {
@@ -179,7 +181,7 @@ export class SimilarWordsIndex {
         }
       }
     }
-    const top = new TopK(limit);
+    const top = new TopK(limit, this.slotOrder);
     for (const slot of touched) {
       if (accept && !accept(slot)) continue;
       let score = 0;

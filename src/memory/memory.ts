@@ -442,7 +442,7 @@ class MemoryImpl implements Memory {
   }
 
   private newLanes(): Lanes {
-    return new Lanes(this.encoders.text.dimension, this.encoders.image?.dimension, this.options.wordVectors);
+    return new Lanes(this.encoders.text.dimension, this.encoders.image?.dimension, this.options.wordVectors, (roundId) => this.history.indexOf.get(roundId));
   }
 
   /**

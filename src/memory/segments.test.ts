@@ -83,6 +83,29 @@ describe('index segments', () => {
     expect((await everythingFound(reopened, question)).has('r33')).toBe(false);
     await reopened.close();
   });
+
+  it('equal scores go in history order: a round replaced into a later segment ties as before, as in a memory indexed again from its rounds', async () => {
+    const same = (id: string) => ({ id, user: { text: 'the blue kettle whistles' }, assistant: { text: 'tea time' } });
+    const rounds = ['a0', 'a1', 'a2', 'a3'].map(same);
+    const edited = await open(createInMemoryStorage());
+    await edited.add(rounds);
+    // Away and back: a1 ends with its old text, its index in a later segment than a2's and a3's.
+    await edited.update('a1', { user: { text: 'something else entirely' } });
+    await edited.update('a1', { user: { text: 'the blue kettle whistles' } });
+    const fresh = await open(createInMemoryStorage());
+    await fresh.add(rounds);
+    const question = 'blue kettle';
+    for (const memory of [edited, fresh]) {
+      for (const signal of ['bm25', 'dense'] as const) {
+        // Dense: the four user turns tie first (one text, one vector), the replies after them.
+        expect((await memory.search({ signal, text: question, limit: 10 })).slice(0, 4).map((hit) => hit.roundId)).toEqual(['a0', 'a1', 'a2', 'a3']);
+      }
+    }
+    const trace = async (memory: typeof edited) => (await memory.retrieve(question)).trace.map((entry) => entry.roundId);
+    expect(await trace(edited)).toEqual(await trace(fresh));
+    await edited.close();
+    await fresh.close();
+  });
 });
 
 describe('planMerge', () => {
