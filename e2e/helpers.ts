@@ -25,6 +25,8 @@ export async function loadSample(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Load sample conversation' }).click();
   await expect(page.locator('#memory-alerts .notice').filter({ hasText: /sample conversation/ })).toBeVisible({ timeout: 120_000 });
   await expect(page.locator('#memory-size')).toContainText(`sample: ${SAMPLE_ROUNDS} rounds`);
+  // The photos are described in the background after the add; their descriptions join the index.
+  await expect(page.locator('#ingest-progress-row')).toBeHidden({ timeout: 120_000 });
 }
 
 /** What the results pane shows after a query. */
