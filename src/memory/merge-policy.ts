@@ -1,6 +1,6 @@
 /**
  * When the background merge folds segments (LogMergePolicy's rule, adjacent segments only, so a merge
- * keeps insertion order and the tie order of equal scores): every write adds a small segment; eight
+ * keeps insertion order): every write adds a small segment; eight
  * adjacent segments of one size level (powers of eight, in live rounds) become one of the next level,
  * so a memory of n rounds holds about 7 × log8(n) segments and each round is rewritten about log8(n)
  * times over its life. A segment a quarter dead is rewritten without its dead rounds, so a forgotten
