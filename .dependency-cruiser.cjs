@@ -78,6 +78,13 @@ module.exports = {
       to: { path: '^src/', pathNot: [ENTRY, '^src/testing/', '^src/[a-z-]+/testing/'] },
     },
     {
+      name: 'converter-is-build-tooling',
+      comment: 'The TF.js-to-ONNX converter runs at build time (scripts/convert-models.ts) and in tests; the package ships its output, never the converter.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: [TESTS, '^src/encoders/onnx/'] },
+      to: { path: '^src/encoders/onnx/' },
+    },
+    {
       name: 'main-entry-is-browser-safe',
       comment: '`vmem` and `vmem/browser` load in a web page: nothing they reach may need Node.',
       severity: 'error',

@@ -5,6 +5,7 @@ export default defineConfig({
   resolve: { alias: VMEM_ENTRY_ALIASES },
   test: {
     include: ['{src,app,bench}/**/*.test.ts'],
+    globalSetup: ['scripts/unit-test-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',

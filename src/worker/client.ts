@@ -67,8 +67,6 @@ export interface EncoderWorkerClient {
   wordVectors(): Promise<WordVectors>;
   /** Settles with the error once the worker has died (crash, failed load, terminate). */
   readonly stopped: Promise<VmemError>;
-  /** Makes the worker throw an uncaught error, as a crash would. For tests. */
-  simulateCrash(): Promise<void>;
   /** Stops the worker; pending and later calls reject with `WORKER_FAILED`. */
   terminate(): void;
 }
@@ -122,7 +120,6 @@ export async function startEncoderWorker(options: EncoderWorkerOptions): Promise
       counts: () => lifecycle.guard('Reading encoder counts', callTimeout, () => remote.counts()),
       wordVectors: async () => parseWordVectors(await lifecycle.guard('Loading word vectors', loadTimeout, () => remote.wordVectorFile())),
       stopped: lifecycle.stopped,
-      simulateCrash: () => lifecycle.guard('Crashing the worker', callTimeout, () => remote.simulateCrash()),
       terminate: () => lifecycle.stop(new VmemError('WORKER_FAILED', 'The encoder worker was stopped; start a new one to encode again.')),
     };
   } catch (error) {
@@ -186,7 +183,7 @@ function watchWorker(worker: WorkerLike): Lifecycle {
     stop(
       new VmemError(
         'WORKER_FAILED',
-        `The encoder worker stopped: ${detail}. Reload the page; if it happens again, switch the backend to WASM in Settings.`,
+        `The encoder worker stopped: ${detail}. Reload the page; if it happens again, start the encoders with backend: 'wasm'.`,
       ),
     );
   };
