@@ -2,7 +2,7 @@
  * Which folder may import which (docs/architecture.md explains why). Checked by
  * src/architecture.test.ts in the unit tests, and by `npx depcruise --config .dependency-cruiser.cjs src app bench`.
  */
-const ENTRY = '^src/(index|browser|node|hub|internal|ai-sdk|langchain)\\.ts$';
+const ENTRY = '^src/(index|browser|node|hub|web-llm|tools|video|internal|ai-sdk|langchain)\\.ts$';
 const TESTS = '(\\.test\\.ts$|/testing/)';
 
 module.exports = {

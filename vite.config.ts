@@ -13,7 +13,7 @@ import { defineConfig, type Connect, type Plugin } from 'vite';
  */
 export const VMEM_ENTRY_ALIASES = [
   { find: /^vmem$/, replacement: resolve(import.meta.dirname, 'src/index.ts') },
-  { find: /^vmem\/(browser|node|hub|internal|ai-sdk|langchain)$/, replacement: resolve(import.meta.dirname, 'src/$1.ts') },
+  { find: /^vmem\/(browser|node|hub|web-llm|tools|video|internal|ai-sdk|langchain)$/, replacement: resolve(import.meta.dirname, 'src/$1.ts') },
 ];
 
 /** Where `vite build` writes the app, and where `vite preview` serves it from. */

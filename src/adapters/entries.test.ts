@@ -28,6 +28,16 @@ function packagesReachedFrom(entry: string): Set<string> {
 const packageOf = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
 
 describe('package entries', () => {
+  it('the main entry keeps the verbs, the providers and the encoder factories: at most 20 names, ASCII like every entry', async () => {
+    const main = Object.keys(await import('vmem')).sort();
+    expect(main.length).toBeLessThanOrEqual(20);
+    expect(main).toContain('createMemory');
+    for (const entry of ['vmem', 'vmem/browser', 'vmem/hub', 'vmem/web-llm', 'vmem/tools', 'vmem/video', 'vmem/internal'] as const) {
+      const names = Object.keys(await import(/* @vite-ignore */ entry));
+      expect(names.filter((name) => !/^[A-Za-z_$][\w$]*$/.test(name))).toEqual([]);
+    }
+  });
+
   it('import only hard dependencies at load; optional peers (runtimes, transformers.js, WebLLM, tesseract.js) only on first use', () => {
     const manifest = JSON.parse(readFileSync(resolve(SRC, '../package.json'), 'utf8')) as { dependencies: Record<string, string>; peerDependencies: Record<string, string> };
     const adapters = new Set(['ai-sdk.ts', 'langchain.ts']);

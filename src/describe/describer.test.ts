@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTesseractTextReader, derivedText, labelledDescription, type ImageDescription } from 'vmem';
+import { createTesseractTextReader, type ImageDescription } from 'vmem';
+import { derivedText, labelledDescription } from 'vmem/internal';
 import { createNodeImageDescriber, decodeImageNode } from 'vmem/node';
 import { dirname } from 'node:path';
 import { MODEL_FILES } from '../encoders/model-formats.js';
