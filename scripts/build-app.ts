@@ -8,10 +8,12 @@
  *      folder deploys alone;
  *   4. `precache.json` for the offline service worker.
  */
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { build, type InlineConfig } from 'vite';
 import { APP_OUT_DIR, VMEM_ENTRY_ALIASES } from '../vite.config.js';
 import { copyAssets } from './copy-assets.js';
+import { copyLicences } from './convert-models.js';
 import { writePrecache } from './precache.js';
 import { buildWorkerRuntime } from './worker-runtime.js';
 
@@ -38,6 +40,9 @@ function dropinBuild(format: 'es' | 'iife', fileName: string): InlineConfig {
       target: 'es2022',
       chunkSizeWarningLimit: 40_000,
       lib: { entry: resolve(root, 'app/dropin.ts'), formats: [format], name: 'vmem', fileName: () => fileName },
+      // ASCII only: a classic script is decoded in the host page's charset, and a page that declares
+      // none reads it as windows-1252, where any other byte would garble a string or a regex.
+      rolldownOptions: { output: { minify: { compress: true, mangle: true, codegen: { removeWhitespace: true, asciiOnly: true } } } },
     },
   };
 }
@@ -48,6 +53,12 @@ await build({ root, configFile: resolve(root, 'vite.config.ts'), logLevel: 'warn
 await buildWorkerRuntime(dropinDir);
 await build(dropinBuild('iife', 'vmem.js'));
 await build(dropinBuild('es', 'vmem.mjs'));
+for (const script of ['vmem.js', 'vmem.mjs']) {
+  const bytes = readFileSync(resolve(dropinDir, script));
+  const at = bytes.findIndex((byte) => byte > 0x7f);
+  if (at >= 0) throw new Error(`build-app: dropin/${script} has a non-ASCII byte at ${at}: …${bytes.subarray(Math.max(0, at - 60), at + 20).toString()}…`);
+}
+await copyLicences(resolve(dropinDir, 'models'));
 const precache = await writePrecache(resolve(root, APP_OUT_DIR));
 console.log(
   `build-app: ${APP_OUT_DIR}/ ready in ${((performance.now() - started) / 1000).toFixed(1)} s; ` +

@@ -15,6 +15,7 @@ import { createTesseractTextReader } from '../describe/tesseract.js';
 import type { ImageDescriber } from '../describe/types.js';
 import { createBrowserImageDecoder } from '../encoders/browser-decoder.js';
 import { createMobileNetImageEncoder } from '../encoders/mobilenet.js';
+import type { FetchAsset } from '../encoders/assets.js';
 import type { OrtRuntime } from '../encoders/ort-runtime.js';
 import { createUseLiteTextEncoder } from '../encoders/use-lite.js';
 import { VmemError } from '../errors.js';
@@ -37,45 +38,49 @@ const DESCRIBER_DECODE_SIDE = 1600;
  * then starts its session on `runtime`'s WASM provider (whatever the encoders run on: CenterNet is
  * not checked against WebGPU), and the OCR starts its own worker.
  */
-function offlineDescriber(config: EncoderWorkerConfig, runtime: OrtRuntime, onProgress?: ProgressCallback): ImageDescriber | undefined {
+function offlineDescriber(config: EncoderWorkerConfig, runtime: OrtRuntime, fetch: FetchAsset, onProgress?: ProgressCallback): ImageDescriber | undefined {
   if (config.describer === 'none') return undefined;
   const files = describerFiles();
   const progress = onProgress ? { onProgress } : {};
   return createImageDescriber({
     decoder: createBrowserImageDecoder({ maxSide: DESCRIBER_DECODE_SIDE }),
-    detector: createCenterNetDetector({ runtime, model: files.centerNetModel, sessionOptions: { executionProviders: ['wasm'] }, ...progress }),
+    detector: createCenterNetDetector({ runtime, model: files.centerNetModel, fetch, sessionOptions: { executionProviders: ['wasm'] }, ...progress }),
     textReader: createTesseractTextReader({ languageFileUrl: files.tesseractEnglish, workerPath: files.tesseractWorker, corePath: files.tesseractCore, ...progress }),
   });
 }
 
-/** Loads the encoders named by the config, waiting until their weights are in memory. */
-export const loadEncoders: EncoderFactory = (config, onProgress) =>
-  config.encoders === 'hub' ? loadHubEncoders(config, onProgress) : loadEmbeddedEncoders(config, onProgress);
+/**
+ * The factory that loads the encoders named by the config, waiting until their weights are in memory;
+ * every model file comes through `fetch`.
+ */
+export function createEmbeddedEncoderFactory(fetch: FetchAsset): EncoderFactory {
+  return (config, onProgress) => (config.encoders === 'hub' ? loadHubEncoders(config, fetch, onProgress) : loadEmbeddedEncoders(config, fetch, onProgress));
+}
 
-async function loadEmbeddedEncoders(config: EncoderWorkerConfig, onProgress?: ProgressCallback): Promise<HostedEncoders> {
+async function loadEmbeddedEncoders(config: EncoderWorkerConfig, fetch: FetchAsset, onProgress?: ProgressCallback): Promise<HostedEncoders> {
   const webgpu = config.backend === 'webgpu';
   const runtime = await onnxRuntime(config, webgpu);
-  const describer = offlineDescriber(config, runtime, onProgress);
+  const describer = offlineDescriber(config, runtime, fetch, onProgress);
   const withDescriber = describer ? { describer } : {};
   if (webgpu) {
     // The probe compares both encoders, so both load first (side by side).
-    const wasm = embeddedEncoders(runtime, ['wasm'], onProgress, onProgress);
+    const wasm = embeddedEncoders(runtime, fetch, ['wasm'], onProgress, onProgress);
     await Promise.all([wasm.text.load(), wasm.image?.load()]);
-    return { ...(await moveToWebGpu(wasm, embeddedEncoders(runtime, ['webgpu']))), ...withDescriber };
+    return { ...(await moveToWebGpu(wasm, embeddedEncoders(runtime, fetch, ['webgpu']))), ...withDescriber };
   }
   // Ready once the text model is; the picture model loads on the first picture (a text-only page
   // never fetches it). The text graph's first run (which costs several later ones) follows quietly.
-  const wasm = embeddedEncoders(runtime, ['wasm'], onProgress, onProgress);
+  const wasm = embeddedEncoders(runtime, fetch, ['wasm'], onProgress, onProgress);
   await wasm.text.load();
   return { ...wasm, ...withDescriber, backend: 'wasm', warmUp: async () => void (await wasm.text.embed([WARM_UP_TEXT])) };
 }
 
-function embeddedEncoders(runtime: OrtRuntime, executionProviders: string[], textProgress?: ProgressCallback, imageProgress?: ProgressCallback): LoadableEncoders {
+function embeddedEncoders(runtime: OrtRuntime, fetch: FetchAsset, executionProviders: string[], textProgress?: ProgressCallback, imageProgress?: ProgressCallback): LoadableEncoders {
   const urls = embeddedModelFiles();
   const sessionOptions = { executionProviders };
   return {
-    text: createUseLiteTextEncoder({ runtime, sessionOptions, model: urls.useLiteModel, precision: 'int8', vocabUrl: urls.useLiteVocab, ...(textProgress ? { onProgress: textProgress } : {}) }),
-    image: createMobileNetImageEncoder({ runtime, sessionOptions, model: urls.mobileNetModel, decoder: createBrowserImageDecoder(), ...(imageProgress ? { onProgress: imageProgress } : {}) }),
+    text: createUseLiteTextEncoder({ runtime, fetch, sessionOptions, model: urls.useLiteModel, precision: 'int8', vocabUrl: urls.useLiteVocab, ...(textProgress ? { onProgress: textProgress } : {}) }),
+    image: createMobileNetImageEncoder({ runtime, fetch, sessionOptions, model: urls.mobileNetModel, decoder: createBrowserImageDecoder(), ...(imageProgress ? { onProgress: imageProgress } : {}) }),
   };
 }
 
@@ -97,13 +102,13 @@ function fullBuildWasm(config: EncoderWorkerConfig, what: string): string {
   return config.webgpuWasm;
 }
 
-async function loadHubEncoders(config: EncoderWorkerConfig, onProgress?: ProgressCallback): Promise<HostedEncoders> {
+async function loadHubEncoders(config: EncoderWorkerConfig, fetch: FetchAsset, onProgress?: ProgressCallback): Promise<HostedEncoders> {
   // Loaded on demand: transformers.js stays out of the embedded path.
   const { createHubImageEncoder, createHubTextEncoder } = await import('../encoders/hub.js');
   const common = { device: config.backend, threads: config.threads, onnxWasmPaths: fullBuildWasm(config, 'The hub encoders'), ...(onProgress ? { onProgress } : {}) } as const;
   const text = await createHubTextEncoder({ ...common, dtype: 'q8' });
   const image = await createHubImageEncoder({ ...common, dtype: 'q8', decoder: createBrowserImageDecoder() });
   // The describer runs on the WASM-only build, apart from the full build transformers.js runs on.
-  const describer = config.describer === 'none' ? undefined : offlineDescriber(config, await onnxRuntime(config, false), onProgress);
+  const describer = config.describer === 'none' ? undefined : offlineDescriber(config, await onnxRuntime(config, false), fetch, onProgress);
   return { text, image, ...(describer ? { describer } : {}), backend: config.backend };
 }
