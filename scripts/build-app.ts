@@ -6,7 +6,8 @@
  *   3. the drop-in: `dropin/vmem.js` (IIFE, global `vmem`), `dropin/vmem.mjs` (ES module) and the
  *      package's worker folder beside them (`encoder.worker.js`, `chunks/`, `models/`), so the
  *      folder deploys alone;
- *   4. `precache.json` for the offline service worker.
+ *   4. `precache.json` for the offline service worker;
+ *   5. brotli and gzip copies of what compresses (`compress.ts`), which `npm start` serves.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -14,6 +15,7 @@ import { build, type InlineConfig } from 'vite';
 import { APP_OUT_DIR, VMEM_ENTRY_ALIASES } from '../vite.config.js';
 import { copyAssets } from './copy-assets.js';
 import { copyLicences } from './convert-models.js';
+import { precompress } from './compress.js';
 import { writePrecache } from './precache.js';
 import { buildWorkerRuntime } from './worker-runtime.js';
 
@@ -60,7 +62,9 @@ for (const script of ['vmem.js', 'vmem.mjs']) {
 }
 await copyLicences(resolve(dropinDir, 'models'));
 const precache = await writePrecache(resolve(root, APP_OUT_DIR));
+const compressed = await precompress(resolve(root, APP_OUT_DIR));
 console.log(
   `build-app: ${APP_OUT_DIR}/ ready in ${((performance.now() - started) / 1000).toFixed(1)} s; ` +
-    `offline precache ${precache.files} files, ${(precache.bytes / 1e6).toFixed(1)} MB`,
+    `offline precache ${precache.files} files, ${(precache.bytes / 1e6).toFixed(1)} MB; ` +
+    `${compressed.files} brotli/gzip copies (brotli saves ${(compressed.savedBytes / 1e6).toFixed(1)} MB)`,
 );

@@ -7,7 +7,7 @@
  */
 import { resolve } from 'node:path';
 import { build, type InlineConfig, type Plugin } from 'vite';
-import { VMEM_ENTRY_ALIASES } from '../vite.config.js';
+import { ONE_ONNX_RUNTIME, VMEM_ENTRY_ALIASES } from '../vite.config.js';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -85,12 +85,7 @@ function runtimeConfig(outDir: string): InlineConfig {
     plugins: [bundlerNeutralWorker()],
     // Relative URLs: the folder works wherever it is served from.
     base: './',
-    resolve: {
-      // One onnxruntime-web in the worker: transformers.js (the hub encoders) runs on the full build
-      // the embedded encoders' WebGPU path loads, not on a copy and a binary of its own.
-      alias: [...VMEM_ENTRY_ALIASES, { find: /^onnxruntime-web\/webgpu$/, replacement: 'onnxruntime-web' }],
-      dedupe: ['onnxruntime-web'],
-    },
+    resolve: { alias: [...VMEM_ENTRY_ALIASES, ...ONE_ONNX_RUNTIME.alias], dedupe: ONE_ONNX_RUNTIME.dedupe },
     worker: { format: 'es' },
     build: {
       outDir,
