@@ -5,7 +5,7 @@
  * import.meta.url)`, so an app's bundler can copy and rename it again, or the folder can be served
  * as it is (`baseUrl`).
  */
-import { resolve } from 'node:path';
+import { posix, resolve } from 'node:path';
 import { build, type InlineConfig, type Plugin } from 'vite';
 import { ONE_ONNX_RUNTIME, VMEM_ENTRY_ALIASES } from '../vite.config.js';
 
@@ -13,6 +13,10 @@ const root = resolve(import.meta.dirname, '..');
 
 /** Name of the worker entry inside the folder; `src/worker/bundled-worker.ts` points at it. */
 export const WORKER_ENTRY = 'encoder.worker.js';
+
+const ENTRY_SOURCE = 'src/worker/encoder.worker.ts';
+/** The modules only WebGPU or the hub encoders load. */
+const LAZY_MODULES = /@huggingface[\\/]transformers|onnxruntime-web[\\/]dist[\\/]ort\.bundle\.min|src[\\/]encoders[\\/]hub\.ts/;
 
 /** onnxruntime-web's full-build binary: the page names it (`webgpuWasm`); the folder never ships it. */
 const FULL_BUILD_WASM = 'ort-wasm-simd-threaded.jsep.wasm';
@@ -59,7 +63,8 @@ function bundlerNeutralWorker(): Plugin {
         const unknown = new Set<string>();
         // Own file references are set aside, every other import.meta.url becomes the run-time address.
         let code = item.code.replace(FILE_REFERENCE, (whole, _quote: string, file: string) => {
-          if (!assets.has(file)) unknown.add(file);
+          // Relative to the chunk, which may sit in `chunks/`.
+          if (!assets.has(posix.normalize(posix.join(posix.dirname(item.fileName), file)))) unknown.add(file);
           references.push(whole);
           return `\0ref${references.length - 1}\0`;
         });
@@ -97,15 +102,18 @@ function runtimeConfig(outDir: string): InlineConfig {
       modulePreload: false,
       copyPublicDir: false,
       rolldownOptions: {
-        input: resolve(root, 'src/worker/encoder.worker.ts'),
+        input: resolve(root, ENTRY_SOURCE),
         preserveEntrySignatures: false,
         output: {
           format: 'es',
           entryFileNames: WORKER_ENTRY,
-          // One module, no chunks: a chunk that imports the entry back would, under a dev server
-          // that adds version queries (Vite), load a second copy of onnxruntime-web next to the worker's.
-          // Default Vite apps (worker format 'iife') inline them anyway.
-          codeSplitting: false,
+          chunkFileNames: 'chunks/[name]-[hash].js',
+          // What every start needs goes into one shared chunk; the optional runtimes (onnxruntime-web's
+          // full build, transformers.js) stay chunks of their own, fetched only when WebGPU or the hub
+          // encoders run. The entry is left alone in its file, so no chunk imports it back: under a dev
+          // server that adds version queries (Vite), that would load a second copy of the worker.
+          // Apps whose worker format is `iife` (Vite's default) inline every chunk anyway.
+          codeSplitting: { groups: [{ name: 'shared', test: (id: string) => !LAZY_MODULES.test(id) && !id.endsWith(ENTRY_SOURCE) }] },
           assetFileNames: 'models/[name][extname]',
         },
       },
