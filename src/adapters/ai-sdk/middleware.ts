@@ -1,6 +1,7 @@
 /** A language-model middleware that retrieves from memory before each call and adds what it found. */
 import type { LanguageModelMiddleware } from 'ai';
-import { imageFromDataUrl, type ImageInput, type Memory, type RetrievalOptions, type RetrievalResult } from 'vmem';
+import type { ImageInput, Memory, RetrievalOptions, RetrievalResult } from 'vmem';
+import { imageFromDataUrl } from 'vmem/tools';
 // Not (yet) a public export of `vmem`: the block formatter answers use.
 import { formatContext } from '../../llm/format-context.js';
 
