@@ -154,6 +154,18 @@ describe('memory: routed retrieval', () => {
     expect(result.blocks.map((block) => block.rounds.map((round) => round.id))).toEqual([['r2', 'r3']]);
   });
 
+  it('routes everyday picture phrasing to the image target: "cat photo", "what did my kitten look like?"', async () => {
+    const { memory } = await filledMemory();
+    expect((await memory.retrieve('cat photo')).case).toBe('text-to-image');
+    const looked = await memory.retrieve('What did my kitten look like?');
+    expect(looked.case).toBe('text-to-image');
+    expect(looked.trace[0]!.roundId).toBe('r2');
+    expect(looked.images[0]!.caption).toBe('a grey kitten on a sofa');
+    // "How much" asks for an amount and "policy number" names an identifier: neither counts.
+    expect((await memory.retrieve('How much pasta did we have?')).route.counting).toBe(false);
+    expect((await memory.retrieve('What is the policy number of my bike insurance?')).route.counting).toBe(false);
+  });
+
   it('returns k rounds, hits before context', async () => {
     const { memory } = await filledMemory();
     const result = await memory.retrieve('violin', { k: 4 });
