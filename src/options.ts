@@ -46,6 +46,13 @@ export interface RetrievalOptions {
   readonly llmAnchors?: boolean;
   /** Which rounds may come back. @default every round */
   readonly filter?: RetrievalFilter;
+  /**
+   * "Now", for the times a question names relative to it ("yesterday", "last weekend", "3 weeks
+   * ago"): epoch ms, a Date or an ISO string. Set it to replay an old conversation as of its day.
+   * @default the clock at each retrieval
+   * @example { now: '2026-12-01T09:00:00Z' }
+   */
+  readonly now?: TimeInput;
 }
 
 /**
@@ -93,15 +100,14 @@ export interface RetrievalAblation {
   readonly timeExpressions?: boolean;
   /** Words that describe a question's picture (its caption, or keywords read off it) search the text lane. @default true */
   readonly pictureWords?: boolean;
-  /** "Now" for relative dates ("yesterday"), epoch ms. @default Date.now() */
-  readonly now?: number;
 }
 
 /** Retrieval options with every default filled in and every number checked. */
-export interface NormalizedRetrievalOptions extends Required<Omit<RetrievalOptions, 'weights' | 'filter' | 'llmAnchors'>>, Required<Omit<RetrievalAblation, 'now'>> {
+export interface NormalizedRetrievalOptions extends Required<Omit<RetrievalOptions, 'weights' | 'filter' | 'llmAnchors' | 'now'>>, Required<RetrievalAblation> {
   readonly weights: Readonly<Record<Signal, number>>;
   readonly llmAnchors: boolean;
   readonly filter: RetrievalFilter | undefined;
+  /** Epoch ms; undefined reads the clock at each retrieval. */
   readonly now: number | undefined;
 }
 
@@ -176,6 +182,8 @@ export function withAblation(options: RetrievalOptions, ablation: RetrievalAblat
   return { ...options, [ABLATION]: { ...current, ...ablation } } as RetrievalOptions;
 }
 
+const RETRIEVAL_OPTION_KEYS: ReadonlySet<string> = new Set(['k', 'aggregationK', 'neighbours', 'poolSize', 'rrfK', 'weights', 'llmAnchors', 'filter', 'now', 'minConfidence']);
+
 const DEFAULTS: NormalizedRetrievalOptions = {
   k: 23,
   aggregationK: 30,
@@ -208,6 +216,11 @@ const DEFAULTS: NormalizedRetrievalOptions = {
  * reject with `INVALID_INPUT`.
  */
 export function normalizeRetrievalOptions(options: RetrievalOptions = {}, base: NormalizedRetrievalOptions = DEFAULTS): NormalizedRetrievalOptions {
+  if (typeof options !== 'object' || options === null) throw new VmemError('INVALID_INPUT', `Retrieval options must be an object such as { k: 10 }, got ${String(options)}.`);
+  const unknown = Object.keys(options).filter((key) => !RETRIEVAL_OPTION_KEYS.has(key));
+  if (unknown.length > 0) {
+    throw new VmemError('INVALID_INPUT', `Unknown retrieval option ${unknown.map((key) => `"${key}"`).join(', ')}; use ${[...RETRIEVAL_OPTION_KEYS].join(', ')}.`);
+  }
   const ablation: RetrievalAblation = (options as { [ABLATION]?: RetrievalAblation })[ABLATION] ?? {};
   const pick = <T>(value: T | undefined, fallback: T): T => (value === undefined ? fallback : value);
   const weights = { ...base.weights };
@@ -239,8 +252,24 @@ export function normalizeRetrievalOptions(options: RetrievalOptions = {}, base: 
     contentQuery: pick(ablation.contentQuery, base.contentQuery),
     timeExpressions: pick(ablation.timeExpressions, base.timeExpressions),
     pictureWords: pick(ablation.pictureWords, base.pictureWords),
-    now: pick(ablation.now, base.now),
+    now: options.now === undefined ? base.now : timeOf(options.now, 'Retrieval option now'),
   };
+}
+
+/**
+ * Epoch ms of a time given as epoch ms, a Date or an ISO string; `INVALID_INPUT` naming `label` when
+ * it is none of them.
+ */
+export function timeOf(value: TimeInput, label: string): number {
+  const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : Number.NaN;
+  if (!Number.isFinite(ms)) throw new VmemError('INVALID_INPUT', `${label} is ${describeValue(value)}, which is not a time; use epoch ms, a Date or an ISO date such as 2024-05-01.`);
+  return ms;
+}
+
+function describeValue(value: unknown): string {
+  if (typeof value === 'string') return `"${value}"`;
+  if (value instanceof Date) return 'an invalid Date';
+  return String(value);
 }
 
 function count(value: number, name: string, min: number): number {

@@ -101,8 +101,9 @@ export function runPlan(view: IndexView, plan: QueryPlan, query: EncodedQuery, o
   };
   if (unitLevel) return unitResult(view, fused.slice(0, plan.k), base);
 
-  const spans = options.timeExpressions ? timeSpansIn(query.text, { now: options.now ?? Date.now(), hasRoundsIn: (start, end) => view.history.some((round) => round.timestamp >= start && round.timestamp < end) }) : [];
-  const ranked = spans.length > 0 ? preferTimes(view, fused, spans) : fused;
+  const now = options.now ?? Date.now();
+  const spans = options.timeExpressions ? timeSpansIn(query.text, { now, hasRoundsIn: (start, end) => view.history.some((round) => round.timestamp >= start && round.timestamp < end) }) : [];
+  const ranked = spans.length > 0 ? preferTimes(view, fused, spans, query.text, now) : fused;
   const selection = select(view, plan, ranked, admit);
   return roundResult(view, plan, ranked, selection, { ...base, ...(spans.length > 0 ? { timeSpans: spans } : {}) });
 }
@@ -228,20 +229,42 @@ function echoSearch(view: IndexView, imageHits: readonly LaneHit[], limit: numbe
   return vector ? view.dense(vector, limit, accept) : [];
 }
 
+/** A past-tense question asks what was done: "What did I do last weekend?", "Where was I a week ago?". */
+const PAST_QUESTION = /\b(?:did|was|were|had|went|got|made|took|saw|visited|happened|ago|yesterday|last)\b/i;
+/** A turn that plans rather than reports: "Next weekend I want to try the climbing gym." */
+const PLANS = /\b(?:next\s+(?:week|weekend|month|year|time|mon|tues|wednes|thurs|fri|satur|sun)\w*|tomorrow|going\s+to|gonna|plan(?:ning)?\s+(?:to|on)|want\s+to|wanna|hop(?:e|ing)\s+to|would\s+like\s+to|i'?ll|i\s+will|intend\s+to|about\s+to|can'?t\s+wait\s+to|thinking\s+(?:of|about)\s+\w+ing)\b/i;
+const REPORTS = /\b(?:went|did|was|were|had|got|saw|made|took|visited|finished|tried|bought|came|ate|met|played|spent|watched|loved|enjoyed)\b/i;
+const DAY = 86_400_000;
+/** People tell of an event in the days after it: rounds up to a week after a span are half inside it. */
+const TOLD_AFTER = 7 * DAY;
+
 /**
- * Rounds inside a time the question names ("in May 2023") rank above the rest, in their fused order:
- * the date narrows where to look more sharply than any word. A round is inside from a day before the
- * span to a week after it, since people tell of an event in the days that follow.
+ * Rounds inside a time the question names ("in May 2023", "last weekend") rank above the rest, in
+ * their fused order: the date narrows where to look more sharply than any word. A round inside the
+ * span gets the best fused score on top of its own; one told in the week after it (or the day
+ * before), or inside a vague phrase's window ("recently"), gets half that. A past-tense question
+ * prefers what was done over what was planned: a round that only plans gets half its share.
  */
-function preferTimes(view: IndexView, fused: readonly FusedCandidate[], spans: readonly TimeSpan[]): FusedCandidate[] {
-  const DAY = 86_400_000;
-  const inside = (candidate: FusedCandidate) => {
-    const round = roundAt(view, candidate.key);
-    return round !== undefined && spans.some((span) => round.timestamp >= span.start - DAY && round.timestamp < span.end + 7 * DAY);
-  };
+function preferTimes(view: IndexView, fused: readonly FusedCandidate[], spans: readonly TimeSpan[], question: string, now: number): FusedCandidate[] {
+  const pastTense = PAST_QUESTION.test(question);
   const top = fused[0]?.fusedScore ?? 0;
+  const share = (round: StoredRound): number => {
+    let best = 0;
+    for (const span of spans) {
+      const weight = span.soft ? 0.5 : 1;
+      const at = round.timestamp;
+      if (at >= span.start && at < span.end) best = Math.max(best, weight);
+      else if (!span.soft && ((at >= span.end && at < Math.min(span.end + TOLD_AFTER, Math.max(now, span.end))) || (at >= span.start - DAY && at < span.start))) best = Math.max(best, weight / 2);
+    }
+    const planned = best > 0 && pastTense && PLANS.test(round.user.text) && !REPORTS.test(round.user.text);
+    return planned ? best / 2 : best;
+  };
   return fused
-    .map((candidate) => (inside(candidate) ? { ...candidate, fusedScore: candidate.fusedScore + top } : candidate))
+    .map((candidate) => {
+      const round = roundAt(view, candidate.key);
+      const weight = round ? share(round) : 0;
+      return weight > 0 ? { ...candidate, fusedScore: candidate.fusedScore + weight * top } : candidate;
+    })
     .sort((a, b) => beyondRounding(b.fusedScore - a.fusedScore));
 }
 

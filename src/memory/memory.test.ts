@@ -278,7 +278,7 @@ describe('memory: routed retrieval', () => {
     // r1 (1 January) and r7 (9 January) both talk about the violin; the question names the 9th.
     const named = await memory.retrieve('What did I say about the violin on 9 January 2025?', { ...bm25Only, k: 1 });
     expect(named.trace[0]!.roundId).toBe('r7');
-    expect(named.timeSpans).toEqual([{ start: day(9), end: day(10), text: '9 January 2025' }]);
+    expect(named.timeSpans).toEqual([{ start: day(9), end: day(10), text: 'on 9 January 2025' }]);
     const early = await memory.retrieve('What did I say about the violin in early January 2025?', { ...bm25Only, k: 1, weights: { dense: 0 } });
     expect(['r1', 'r5', 'r7']).toContain(early.trace[0]!.roundId);
     const unnamed = await memory.retrieve('What did I say about the violin teacher?', { ...bm25Only, k: 1 });
@@ -363,9 +363,16 @@ describe('memory: retrieval options are checked', () => {
     ['rrfK: Infinity', { rrfK: Number.POSITIVE_INFINITY }],
     ['a negative weight', { weights: { bm25: -1 } }],
     ['an unknown signal', { weights: { bogus: 1 } }],
+    ['an unknown option', { topK: 5 }],
+    ['a misspelt option', { neighbors: 1 }],
   ])('refuses %s with INVALID_INPUT', async (_label, options) => {
     const { memory } = await filledMemory();
     await expect(memory.retrieve('violin', options as never)).rejects.toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+  });
+
+  it.each([['yesterday-ish'], [Number.NaN], [new Date('not a date')]])('refuses now: %s with INVALID_INPUT naming it', async (now) => {
+    const { memory } = await filledMemory();
+    await expect(memory.retrieve('violin', { now: now as never })).rejects.toThrow(expect.objectContaining({ code: 'INVALID_INPUT', message: expect.stringContaining('now') }));
   });
 
   it('refuses bad defaults when the memory is created', async () => {
@@ -375,6 +382,34 @@ describe('memory: retrieval options are checked', () => {
   it('refuses a search limit that is not a whole number of at least 1', async () => {
     const { memory } = await filledMemory();
     await expect(memory.search({ signal: 'bm25', text: 'violin', limit: 0 })).rejects.toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+  });
+});
+
+describe('memory: times the question names', () => {
+  // Tuesday 1 December 2026.
+  const now = '2026-12-01T10:00:00Z';
+  const daysAgo = (n: number) => Date.parse(now) - n * 86_400_000;
+  const week: RoundInput[] = [
+    { id: 'garage', sessionId: 'a', timestamp: daysAgo(10), user: { text: 'I spent the whole weekend clearing out the garage.' }, assistant: { text: 'That sounds like hard work.' } },
+    { id: 'zoo', sessionId: 'b', timestamp: daysAgo(3), user: { text: 'We took the kids to the zoo and saw the penguins.' }, assistant: { text: 'Fun! Did they like the penguins?' } },
+    { id: 'plan', sessionId: 'c', timestamp: daysAgo(1), user: { text: 'Next weekend I want to try the climbing gym.' }, assistant: { text: 'Good luck with the climbing!' } },
+  ];
+
+  it('"What did I do last weekend?" on a Tuesday puts that Saturday\'s round first, not the plan and not the weekend before', async () => {
+    const memory = await createMemory({ textEncoder: createHashTextEncoder() });
+    await memory.add(week);
+    const result = await memory.retrieve('What did I do last weekend?', { now });
+    expect(result.trace[0]!.roundId).toBe('zoo');
+    expect(result.timeSpans).toEqual([{ start: Date.UTC(2026, 10, 28), end: Date.UTC(2026, 10, 30), text: 'last weekend' }]);
+    // The plan was told the Monday after and only plans: it ranks after the zoo, the garage (ten days back) last.
+    expect(result.trace.filter((entry) => !entry.neighbour).map((entry) => entry.roundId)).toEqual(['zoo', 'plan', 'garage']);
+  });
+
+  it('takes now from createMemory\'s defaults, and a Date or epoch ms as well as an ISO string', async () => {
+    const memory = await createMemory({ textEncoder: createHashTextEncoder(), retrieval: { now: new Date(now) } });
+    await memory.add(week);
+    expect((await memory.retrieve('What did I do last weekend?')).trace[0]!.roundId).toBe('zoo');
+    expect((await memory.retrieve('What did I do 10 days ago?', { now: Date.parse(now) })).trace[0]!.roundId).toBe('garage');
   });
 });
 
