@@ -46,7 +46,7 @@ export function bindAskPane(app: AppState, act: Act): void {
       try {
         const started = performance.now();
         const result = await app.memory.retrieve(query());
-        renderRetrieval(results, result, app.images, performance.now() - started);
+        renderRetrieval(results, result, { images: app.images, round: (id) => app.memory.get(id) }, performance.now() - started);
       } finally {
         results.removeAttribute('aria-busy');
       }
@@ -59,7 +59,7 @@ export function bindAskPane(app: AppState, act: Act): void {
       try {
         const started = performance.now();
         const answer = await app.answer(query());
-        renderRetrieval(results, answer.retrieval, app.images, performance.now() - started, answer);
+        renderRetrieval(results, answer.retrieval, { images: app.images, round: (id) => app.memory.get(id) }, performance.now() - started, answer);
       } finally {
         results.removeAttribute('aria-busy');
         answerButton.disabled = false;

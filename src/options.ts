@@ -53,6 +53,14 @@ export interface RetrievalOptions {
    * @example { now: '2026-12-01T09:00:00Z' }
    */
   readonly now?: TimeInput;
+  /**
+   * Hits whose confidence (an estimate of the probability that the round is relevant) is below this
+   * are left out, and when none reaches it the result is `relevant: false` with no rounds (the closest
+   * stay in `candidates`). 0 keeps every hit. The default was chosen on the dev sets so that very few
+   * answerable questions lose their rounds: hiding a real memory is worse than showing a weak one.
+   * @default 0.11
+   */
+  readonly minConfidence?: number;
 }
 
 /**
@@ -100,6 +108,8 @@ export interface RetrievalAblation {
   readonly timeExpressions?: boolean;
   /** Words that describe a question's picture (its caption, or keywords read off it) search the text lane. @default true */
   readonly pictureWords?: boolean;
+  /** Attach the confidence model's features to the result (under `CONFIDENCE_FEATURES`), to fit the model. @default false */
+  readonly explainConfidence?: boolean;
 }
 
 /** Retrieval options with every default filled in and every number checked. */
@@ -169,6 +179,9 @@ export interface MemoryOptions {
 
 export const DEFAULT_MAX_TEXT_CHARS = 20_000;
 
+/** Where a result carries the confidence model's features under `explainConfidence` (vmem/internal). */
+export const CONFIDENCE_FEATURES = Symbol('vmem.confidenceFeatures');
+
 /** Where `vmem/internal` hangs ablation switches on an options object; invisible to the public types. */
 export const ABLATION = Symbol('vmem.retrievalAblation');
 
@@ -207,7 +220,9 @@ const DEFAULTS: NormalizedRetrievalOptions = {
   contentQuery: true,
   timeExpressions: true,
   pictureWords: true,
+  explainConfidence: false,
   now: undefined,
+  minConfidence: 0.11,
 };
 
 /**
@@ -252,7 +267,9 @@ export function normalizeRetrievalOptions(options: RetrievalOptions = {}, base: 
     contentQuery: pick(ablation.contentQuery, base.contentQuery),
     timeExpressions: pick(ablation.timeExpressions, base.timeExpressions),
     pictureWords: pick(ablation.pictureWords, base.pictureWords),
+    explainConfidence: pick(ablation.explainConfidence, base.explainConfidence),
     now: options.now === undefined ? base.now : timeOf(options.now, 'Retrieval option now'),
+    minConfidence: fraction(pick(options.minConfidence, base.minConfidence), 'minConfidence'),
   };
 }
 
@@ -275,6 +292,13 @@ function describeValue(value: unknown): string {
 function count(value: number, name: string, min: number): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
     throw new VmemError('INVALID_INPUT', `Retrieval option ${name} must be a whole number of at least ${min}, got ${String(value)}.`);
+  }
+  return value;
+}
+
+function fraction(value: number, name: string): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1) {
+    throw new VmemError('INVALID_INPUT', `Retrieval option ${name} must be a number from 0 to 1, got ${String(value)}.`);
   }
   return value;
 }

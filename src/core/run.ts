@@ -1,8 +1,10 @@
-import type { NormalizedRetrievalOptions } from '../options.js';
+import { CONFIDENCE_FEATURES, type NormalizedRetrievalOptions } from '../options.js';
 import type { Block, ImageRef, Lane, RetrievalResult, ReturnedUnit, StoredRound, TraceEntry, TraceHit, UnitKind } from '../types.js';
 import { imagesOf } from '../types.js';
 import { toBlocks, withNeighbours } from './assemble.js';
 import { selectScored, type ContextSelection } from './context.js';
+import { scoreConfidence, type Confidence } from './confidence.js';
+import { CONFIDENCE_MODEL } from './confidence-model.js';
 import { compileFilter } from './filter.js';
 import { beyondRounding, bestPerGroup, reciprocalRankFusion, type FusedCandidate, type SignalRanking } from './fusion.js';
 import type { PlannedSearch, QueryInput, QueryPlan, SignalScope } from './plan.js';
@@ -38,6 +40,8 @@ export interface IndexView {
   bm25(text: string, limit: number, accept?: AcceptRound, captionsOnly?: boolean): LaneHit[];
   /** BM25 over whole rounds (their turns' text together). */
   roundBm25(text: string, limit: number, accept?: AcceptRound): LaneHit[];
+  /** How many rounds hold each of the text's words (as BM25 reads them), and how many rounds there are. */
+  roundWordFrequencies(text: string): { readonly frequencies: readonly number[]; readonly documents: number };
   /** Whole rounds by how similar their words are to the text's (word vectors); empty without them. */
   similarWords(text: string, limit: number, accept?: AcceptRound): LaneHit[];
   /** Text-lane dense search; `captionsOnly` restricts it to caption units. */
@@ -99,13 +103,41 @@ export function runPlan(view: IndexView, plan: QueryPlan, query: EncodedQuery, o
       : {}),
     ...(query.warnings?.length ? { warnings: query.warnings } : {}),
   };
-  if (unitLevel) return unitResult(view, fused.slice(0, plan.k), base);
+  const roundText = (roundId: string) => {
+    const round = roundAt(view, roundId);
+    return round && `${round.user.text}\n${round.assistant.text}`;
+  };
+  const confidenceOf = (ranked: readonly FusedCandidate[], spans: readonly TimeSpan[] = []) =>
+    scoreConfidence(
+      {
+        question: query.text,
+        withImage: plan.route.queryModality === 'text+image',
+        rankings,
+        fused: ranked,
+        roundText,
+        wordFrequencies: view.roundWordFrequencies(query.text),
+        bm25Anywhere: query.text.trim() ? (view.roundBm25(query.text, 1, admit)[0]?.score ?? 0) : 0,
+        inNamedTime: (roundId) => {
+          const at = roundAt(view, roundId)?.timestamp;
+          return at !== undefined && spans.some((span) => !span.soft && at >= span.start && at < span.end);
+        },
+      },
+      CONFIDENCE_MODEL,
+    );
+  if (unitLevel) {
+    const confidence = confidenceOf(fused);
+    return unitResult(view, fused.slice(0, plan.k), { ...base, confidence: confidence.overall, relevant: true });
+  }
 
   const now = options.now ?? Date.now();
   const spans = options.timeExpressions ? timeSpansIn(query.text, { now, hasRoundsIn: (start, end) => view.history.some((round) => round.timestamp >= start && round.timestamp < end) }) : [];
   const ranked = spans.length > 0 ? preferTimes(view, fused, spans, query.text, now) : fused;
+  const confidence = confidenceOf(ranked, spans);
   const selection = select(view, plan, ranked, admit);
-  return roundResult(view, plan, ranked, selection, { ...base, ...(spans.length > 0 ? { timeSpans: spans } : {}) });
+  const result = roundResult(view, plan, ranked, selection, confidence, options.minConfidence, { ...base, ...(spans.length > 0 ? { timeSpans: spans } : {}) });
+  if (!options.explainConfidence) return result;
+  const closeness = Object.fromEntries(selection.hits.map((roundId) => [roundId, confidence.closenessOf(roundId)]));
+  return Object.assign(result, { [CONFIDENCE_FEATURES]: { features: confidence.features, closeness } });
 }
 
 /** The rounds a scope lets a signal vote for, built once per query. */
@@ -282,18 +314,50 @@ function select(view: IndexView, plan: QueryPlan, ranked: readonly FusedCandidat
 }
 
 type ResultBase = Pick<RetrievalResult, 'case' | 'route' | 'queryText' | 'captionAnchor' | 'imageKeywords' | 'imageMatch' | 'warnings'>;
+type UnitResultBase = ResultBase & Pick<RetrievalResult, 'confidence' | 'relevant'>;
 
-function roundResult(view: IndexView, plan: QueryPlan, ranked: readonly FusedCandidate[], selection: ContextSelection, base: ResultBase & Pick<RetrievalResult, 'timeSpans'>): RetrievalResult {
+/**
+ * The result of the selected rounds. Hits whose confidence is under `minConfidence` leave the result
+ * for `candidates`, with the context rounds that came only for them; with no hit left the result is
+ * not relevant and holds no rounds.
+ */
+function roundResult(
+  view: IndexView,
+  plan: QueryPlan,
+  ranked: readonly FusedCandidate[],
+  selection: ContextSelection,
+  confidence: Confidence,
+  minConfidence: number,
+  base: ResultBase & Pick<RetrievalResult, 'timeSpans'>,
+): RetrievalResult {
   const candidateOf = new Map(ranked.map((candidate) => [candidate.key, candidate]));
-  const blocks: Block[] = toBlocks(new Set([...selection.hits, ...selection.context.keys()]), view.history, view.indexOf);
-  const trace: TraceEntry[] = selection.hits.map((roundId, index) => {
+  const entries: TraceEntry[] = selection.hits.map((roundId, index) => {
     const candidate = candidateOf.get(roundId)!;
-    return { roundId, rank: index + 1, fusedScore: candidate.fusedScore, hits: candidate.votes.map((vote) => toTraceHit(view, vote)), neighbour: false };
+    const hits = candidate.votes.map((vote) => toTraceHit(view, vote));
+    return { roundId, rank: index + 1, fusedScore: candidate.fusedScore, hits, neighbour: false, confidence: confidence.ofRound(roundId) };
   });
-  for (const [roundId, sources] of selection.context) trace.push({ roundId, fusedScore: 0, hits: [], neighbour: true, neighbourOf: sources });
+  const kept = entries.filter((entry) => entry.confidence! >= minConfidence);
+  const dropped = entries.filter((entry) => entry.confidence! < minConfidence);
+  const keptIds = new Set(kept.map((entry) => entry.roundId));
+  const trace: TraceEntry[] = kept.map((entry, index) => ({ ...entry, rank: index + 1 }));
+  for (const [roundId, sources] of selection.context) {
+    const ofKept = sources.filter((source) => keptIds.has(source));
+    // Context stays while a hit it came for stays (a session's context with no hit named stays with any hit).
+    if (ofKept.length > 0 || (sources.length === 0 && kept.length > 0)) trace.push({ roundId, fusedScore: 0, hits: [], neighbour: true, neighbourOf: ofKept });
+  }
+  const blocks: Block[] = toBlocks(new Set(trace.map((entry) => entry.roundId)), view.history, view.indexOf);
+  const hitIds = kept.map((entry) => entry.roundId);
   const targetsImages = plan.route.target === 'image';
-  const images = targetsImages ? imagesOfTopRounds(view, selection.hits.map((roundId) => candidateOf.get(roundId)!)) : imagesOfRounds(view, selection.hits);
-  return { ...base, blocks, images, trace };
+  const images = targetsImages ? imagesOfTopRounds(view, hitIds.map((roundId) => candidateOf.get(roundId)!)) : imagesOfRounds(view, hitIds);
+  return {
+    ...base,
+    confidence: entries.length === 0 ? 0 : Math.max(...entries.map((entry) => entry.confidence!)),
+    relevant: kept.length > 0,
+    blocks,
+    images,
+    trace,
+    ...(dropped.length > 0 ? { candidates: dropped } : {}),
+  };
 }
 
 /** For image targets: each top round's images, the one a signal matched first; else its neighbours'. */
@@ -331,7 +395,7 @@ function imagesOfRounds(view: IndexView, roundIds: readonly string[]): ImageRef[
   });
 }
 
-function unitResult(view: IndexView, fused: readonly FusedCandidate[], base: ResultBase): RetrievalResult {
+function unitResult(view: IndexView, fused: readonly FusedCandidate[], base: UnitResultBase): RetrievalResult {
   const units: ReturnedUnit[] = [];
   for (const candidate of fused) {
     const info = view.unit(candidate.key);

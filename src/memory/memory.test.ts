@@ -44,7 +44,8 @@ async function filledMemory() {
   const textEncoder = createHashTextEncoder();
   const imageEncoder = wordImageEncoder();
   const storage = createInMemoryStorage();
-  const memory = await createMemory({ textEncoder, imageEncoder, storage });
+  // Every hit kept: these tests are about routing, scopes and context; confidence has its own below.
+  const memory = await createMemory({ textEncoder, imageEncoder, storage, retrieval: { minConfidence: 0 } });
   await memory.add(conversation);
   return { memory, textEncoder, imageEncoder, storage };
 }
@@ -74,7 +75,7 @@ describe('memory: building', () => {
     const { memory, storage } = await filledMemory();
     const before = await memory.retrieve('where does my sister live?');
     const textEncoder = createHashTextEncoder();
-    const reopened = await createMemory({ textEncoder, imageEncoder: wordImageEncoder(), storage });
+    const reopened = await createMemory({ textEncoder, imageEncoder: wordImageEncoder(), storage, retrieval: { minConfidence: 0 } });
     expect(reopened.size).toBe(7);
     const after = await reopened.retrieve('where does my sister live?');
     expect(after.trace.map((entry) => entry.roundId)).toEqual(before.trace.map((entry) => entry.roundId));
@@ -382,6 +383,45 @@ describe('memory: retrieval options are checked', () => {
   it('refuses a search limit that is not a whole number of at least 1', async () => {
     const { memory } = await filledMemory();
     await expect(memory.search({ signal: 'bm25', text: 'violin', limit: 0 })).rejects.toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+  });
+});
+
+describe('memory: confidence and abstention', () => {
+  const shop: RoundInput[] = [
+    { id: 'order', user: { text: 'My order number is 4417 and the rake never arrived.' }, assistant: { text: 'Sorry! We will resend the rake.' } },
+    { id: 'tulips', user: { text: 'I also like tulips in spring.' }, assistant: { text: 'Tulips are lovely.' } },
+    { id: 'sister', user: { text: 'My sister lives in Lisbon.' }, assistant: { text: 'Lisbon is lovely.' } },
+  ];
+
+  it('answers a question memory holds with a confident hit, and one it does not hold with relevant: false, no rounds and the closest as candidates', async () => {
+    const memory = await createMemory({ textEncoder: createHashTextEncoder() });
+    await memory.add(shop);
+    const known = await memory.retrieve('What was my order number?');
+    expect(known.relevant).toBe(true);
+    expect(known.trace[0]).toMatchObject({ roundId: 'order', confidence: known.confidence });
+    expect(known.confidence).toBeGreaterThan(0.5);
+    const unknown = await memory.retrieve('What is the name of my dentist?');
+    expect(unknown).toMatchObject({ relevant: false, blocks: [], images: [], trace: [] });
+    expect(unknown.confidence).toBeLessThan(0.11);
+    expect(unknown.candidates!.length).toBeGreaterThan(0);
+    expect(unknown.candidates!.every((entry) => entry.confidence! < 0.11)).toBe(true);
+    // minConfidence 0 keeps every hit, as before.
+    expect((await memory.retrieve('What is the name of my dentist?', { minConfidence: 0 })).relevant).toBe(true);
+  });
+
+  it('takes a round that only asks the same question as weak evidence: it is left out, the round that states the answer stays', async () => {
+    const memory = await createMemory({ textEncoder: createHashTextEncoder() });
+    await memory.add([...shop, { id: 'asked', user: { text: 'What did I order for the garden?' }, assistant: { text: "I don't remember anything about that yet." } }]);
+    const result = await memory.retrieve('What did I order for the garden?');
+    expect(result.trace.map((entry) => entry.roundId)).not.toContain('asked');
+    expect(result.candidates!.map((entry) => entry.roundId)).toContain('asked');
+    expect(result.trace[0]!.roundId).toBe('order');
+  });
+
+  it.each([[-0.1], [1.5], [Number.NaN]])('refuses minConfidence: %s with INVALID_INPUT', async (minConfidence) => {
+    const memory = await createMemory({ textEncoder: createHashTextEncoder() });
+    await expect(memory.retrieve('rake', { minConfidence })).rejects.toThrow(expect.objectContaining({ code: 'INVALID_INPUT', message: expect.stringContaining('minConfidence') }));
+    await expect(createMemory({ textEncoder: createHashTextEncoder(), retrieval: { minConfidence } })).rejects.toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
   });
 });
 
