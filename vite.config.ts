@@ -44,8 +44,43 @@ function isolationHeaders(): Plugin {
   };
 }
 
+/**
+ * The demo's Content-Security-Policy (docs/security.md explains each directive). Script runs only
+ * from the app's own files, so a hostile file that reaches a `blob:` URL of another type (a document
+ * inherits its creator's policy) still runs nothing. WebAssembly needs `'wasm-unsafe-eval'`; the LLM
+ * settings may name any https endpoint, or one on this machine over http.
+ */
+export const DEMO_CSP = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "worker-src 'self'",
+  "connect-src 'self' https: http://localhost:* http://127.0.0.1:*",
+  "img-src 'self' blob: data:",
+  "media-src 'self' blob:",
+  "style-src 'self'",
+  "font-src 'self' data:",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/**
+ * Sends `DEMO_CSP` with every response of the built demo (`vite preview`, so `npm start`), except the
+ * drop-in pages, which stand for another site with its own policy. The dev server goes without it:
+ * Vite's hot reload injects inline styles.
+ */
+function contentSecurityPolicy(): Plugin {
+  const middleware: Connect.NextHandleFunction = (request, response, next) => {
+    const path = (request.url ?? '/').split('?')[0] ?? '/';
+    if (!NOT_ISOLATED.some((pattern) => pattern.test(path))) response.setHeader('Content-Security-Policy', DEMO_CSP);
+    next();
+  };
+  return { name: 'vmem:content-security-policy', configurePreviewServer: (server) => void server.middlewares.use(middleware) };
+}
+
 export default defineConfig({
-  plugins: [isolationHeaders()],
+  plugins: [isolationHeaders(), contentSecurityPolicy()],
   resolve: { alias: VMEM_ENTRY_ALIASES },
   worker: { format: 'es' },
   // transformers.js and onnxruntime-web are large and already optimised; pre-bundling them only slows `vite dev`.

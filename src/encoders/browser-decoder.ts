@@ -1,5 +1,5 @@
 import { VmemError } from '../errors.js';
-import { describeFormat, sniffImageFormat } from './image-format.js';
+import { describeFormat, sniffImageFormat } from '../images/image-format.js';
 import type { ImageDecoder } from './types.js';
 
 /** Options of `createBrowserImageDecoder`. */

@@ -1,7 +1,7 @@
 import jpeg from 'jpeg-js';
 import pngjs from 'pngjs';
 import { VmemError } from '../errors.js';
-import { describeFormat, sniffImageFormat } from './image-format.js';
+import { describeFormat, sniffImageFormat } from '../images/image-format.js';
 import type { ImageDecoder, RgbaImage } from './types.js';
 
 /** What the Node decoder reads. */

@@ -11,7 +11,7 @@ import type { LlmProvider } from '../llm/types.js';
 import type { StoredImage } from '../storage/types.js';
 import type { ImageRef, StoredRound } from '../types.js';
 import { imagesOf } from '../types.js';
-import { bytesToDataUrl } from '../util/data-url.js';
+import { pictureDataUrl } from '../images/picture-url.js';
 import { describePrompt, joinDescription, parseDescription } from './prompt.js';
 
 /** What the job needs from a memory. `setCaption` is the memory's method that stores and indexes a caption. */
@@ -118,12 +118,12 @@ async function describeOne(
   maxSide: number,
   quality: number,
 ): Promise<string | { failure: DescribeFailure }> {
-  const stored = await target.getImage(ref.id);
-  if (!stored) return { failure: 'missing' };
   let url: string;
   try {
+    const stored = await target.getImage(ref.id);
+    if (!stored) return { failure: 'missing' };
     const small = await options.imageResizer(stored.bytes, stored.mimeType, maxSide, quality);
-    url = bytesToDataUrl(small.bytes, small.mimeType);
+    url = pictureDataUrl(small.bytes, small.mimeType, `image "${ref.id}", downscaled`);
   } catch (error) {
     const code = errorCode(error);
     if (code !== 'IMAGE_DECODE_FAILED' && code !== 'UNSUPPORTED_FILE') throw error;

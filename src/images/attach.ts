@@ -4,7 +4,7 @@ import type { LlmImage } from '../llm/types.js';
 import type { StoredImage } from '../storage/types.js';
 import type { ImageRef, RetrievalResult, StoredRound } from '../types.js';
 import { imagesOf } from '../types.js';
-import { bytesToDataUrl } from '../util/data-url.js';
+import { pictureDataUrl } from './picture-url.js';
 import { LLM_IMAGE_MAX_SIDE, LLM_IMAGE_QUALITY, type ImageResizer } from './types.js';
 
 /** A retrieved picture that was not attached, and why. */
@@ -77,17 +77,17 @@ export async function prepareImages(candidates: readonly ImageRef[], options: Pr
       skipped.push({ imageId: ref.id, reason: 'no-bytes' });
       continue;
     }
-    const stored = await options.getImage(ref.id);
-    if (!stored) {
-      skipped.push({ imageId: ref.id, reason: 'missing' });
-      continue;
-    }
     try {
+      const stored = await options.getImage(ref.id);
+      if (!stored) {
+        skipped.push({ imageId: ref.id, reason: 'missing' });
+        continue;
+      }
       const small = await options.resizer(stored.bytes, stored.mimeType, maxSide, quality);
-      prepared.push({ ref, image: { url: bytesToDataUrl(small.bytes, small.mimeType), detail: 'low' }, width: small.width, height: small.height });
+      prepared.push({ ref, image: { url: pictureDataUrl(small.bytes, small.mimeType, `image "${ref.id}", downscaled`), detail: 'low' }, width: small.width, height: small.height });
     } catch (error) {
       const code = errorCode(error);
-      // A file that will not decode is that image's problem; anything else (a bug, bad options) is ours.
+      // A file that will not decode, or is no picture at all, is that image's problem; anything else (a bug, bad options) is ours.
       if (code !== 'IMAGE_DECODE_FAILED' && code !== 'UNSUPPORTED_FILE') throw error;
       skipped.push({ imageId: ref.id, reason: code });
     }

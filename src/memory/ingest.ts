@@ -1,5 +1,6 @@
 import { captionUnitId, derivedUnitId, imageUnitId, textUnitId } from '../core/unit-ids.js';
 import { VmemError } from '../errors.js';
+import { vetPicture } from '../images/image-format.js';
 import { storedTurn } from './turn-text.js';
 import type { ImageInput, ImageRef, Role, RoundInput, StoredRound, StoredTurn, TurnInput, UnitKind } from '../types.js';
 import type { StoredImage } from '../storage/types.js';
@@ -61,7 +62,8 @@ export function prepareRounds(
           throw new VmemError('DUPLICATE_ROUND', `${label}: image id "${ref.id}" is already stored; image ids must be unique.`);
         }
         imageIds.add(ref.id);
-        if (image.bytes) images.push({ id: ref.id, bytes: image.bytes, mimeType: ref.mimeType ?? 'application/octet-stream' });
+        // A picture with bytes always has its vetted type (see prepareImage).
+        if (image.bytes) images.push({ id: ref.id, bytes: image.bytes, mimeType: ref.mimeType! });
         return ref;
       });
       const where = `${label}, ${role} turn`;
@@ -88,9 +90,7 @@ function isEmptyTurn(turn: TurnInput): boolean {
 
 function prepareImage(image: ImageInput, where: { roundId: string; role: Role; label: string; maxTextChars: number }): ImageRef {
   if (!image || typeof image !== 'object') throw new VmemError('INVALID_INPUT', `${where.label} is not an image object.`);
-  if (image.mimeType !== undefined && !image.mimeType.startsWith('image/')) {
-    throw new VmemError('UNSUPPORTED_FILE', `${where.label} has type "${image.mimeType}"; only images (JPEG, PNG, WebP, GIF, BMP) can be attached.`);
-  }
+  if (image.bytes !== undefined && Object.prototype.toString.call(image.bytes) !== '[object Uint8Array]') throw new VmemError('INVALID_INPUT', `${where.label} has bytes that are not a Uint8Array.`);
   const caption = image.caption?.trim() || undefined;
   if (!image.bytes && !caption) {
     throw new VmemError('INVALID_INPUT', `${where.label} has neither bytes nor a caption; pass the image file's bytes.`);
@@ -98,13 +98,14 @@ function prepareImage(image: ImageInput, where: { roundId: string; role: Role; l
   if (image.bytes && image.bytes.byteLength === 0) {
     throw new VmemError('IMAGE_DECODE_FAILED', `${where.label} is an empty file; attach the image again.`);
   }
+  const mimeType = vetPicture(image.bytes, image.mimeType, where.label);
   checkLength(caption, `${where.label} caption`, where.maxTextChars);
   return {
     id: image.id ?? newId('img'),
     roundId: where.roundId,
     role: where.role,
     ...(caption ? { caption } : {}),
-    ...(image.mimeType ? { mimeType: image.mimeType } : {}),
+    ...(mimeType ? { mimeType } : {}),
     hasBytes: Boolean(image.bytes),
   };
 }

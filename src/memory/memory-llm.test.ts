@@ -4,6 +4,7 @@ import { completionBody, startFakeOpenAiServer, type FakeOpenAiServer, type Reco
 import { createMemory } from './memory.js';
 import { createHashTextEncoder } from '../testing/hash-encoder.js';
 import type { ImageEmbedder } from '../encoders/types.js';
+import { taggedPictureBytes } from '../testing/tagged-picture.js';
 
 let server: FakeOpenAiServer | undefined;
 afterEach(async () => {
@@ -32,8 +33,8 @@ async function memoryWithLlm(reply: (request: RecordedRequest) => string, option
   const llm = createOpenAiProvider({ baseUrl: server.url, model: 'test-model', apiKey: 'sk-secret', vision: options.vision ?? false, timeoutMs: 5_000 });
   const memory = await createMemory({ textEncoder: createHashTextEncoder(), imageEncoder: constantImageEncoder, llm, retrieval: { minConfidence: 0 } });
   await memory.add([
-    { id: 'garden', sessionId: 's', user: { text: 'My tomatoes are growing', images: [{ caption: 'green tomato plants on a balcony', bytes: new Uint8Array([1]), mimeType: 'image/jpeg' }] } },
-    { id: 'beach', sessionId: 's', user: { text: 'Holiday time', images: [{ caption: 'surfers riding waves at sunset', bytes: new Uint8Array([2]), mimeType: 'image/jpeg' }] } },
+    { id: 'garden', sessionId: 's', user: { text: 'My tomatoes are growing', images: [{ caption: 'green tomato plants on a balcony', bytes: taggedPictureBytes('garden'), mimeType: 'image/jpeg' }] } },
+    { id: 'beach', sessionId: 's', user: { text: 'Holiday time', images: [{ caption: 'surfers riding waves at sunset', bytes: taggedPictureBytes('beach'), mimeType: 'image/jpeg' }] } },
     { id: 'chat', sessionId: 's', user: { text: 'I fixed the printer driver' } },
   ]);
   return memory;
@@ -71,11 +72,11 @@ describe('memory with an LLM: anchors', () => {
 
   it('image+text→text appends keywords a vision LLM reads off the query image', async () => {
     const memory = await memoryWithLlm(() => 'printer, driver, cable', { vision: true });
-    const result = await memory.retrieve({ text: 'What did I say about this?', image: { bytes: new Uint8Array([9, 9]), mimeType: 'image/png' } });
+    const result = await memory.retrieve({ text: 'What did I say about this?', image: { bytes: taggedPictureBytes('query'), mimeType: 'image/jpeg' } });
     expect(result.case).toBe('image+text-to-text');
     expect(result.queryText).toBe('What did I say about this? printer driver cable');
     const body = server!.requests[0]!.body as { messages: { content: unknown }[] };
-    expect(JSON.stringify(body.messages)).toContain('data:image/png;base64,');
+    expect(JSON.stringify(body.messages)).toContain('data:image/jpeg;base64,');
     // The keywords alone lead BM25 to the printer round, which has no picture at all.
     const chat = result.trace.find((entry) => entry.roundId === 'chat');
     expect(chat?.hits.find((hit) => hit.signal === 'bm25')?.rank).toBe(1);
@@ -100,7 +101,7 @@ describe('memory with an LLM: anchors', () => {
 
   it('tells the answer prompt what the attached picture shows and its best stored match', async () => {
     const memory = await memoryWithLlm(() => 'On your balcony.');
-    const answered = await memory.answer({ text: 'Where is this growing?', image: { bytes: new Uint8Array([7]), mimeType: 'image/jpeg', caption: 'a tomato plant in a pot' } });
+    const answered = await memory.answer({ text: 'Where is this growing?', image: { bytes: taggedPictureBytes('tomato'), mimeType: 'image/jpeg', caption: 'a tomato plant in a pot' } });
     const matched = answered.retrieval.imageMatch!;
     expect(matched.roundId).toBe('garden');
     const prompt = lastUserText(server!.requests.at(-1)!);

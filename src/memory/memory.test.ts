@@ -5,6 +5,7 @@ import { createMemory } from './memory.js';
 import { withAblation } from 'vmem/internal';
 import { createInMemoryStorage } from '../storage/memory-storage.js';
 import { createHashTextEncoder } from '../testing/hash-encoder.js';
+import { DAMAGED_JPEG, pictureTag, taggedPictureBytes } from '../testing/tagged-picture.js';
 import type { RoundInput } from '../types.js';
 
 /** Image "pixels" for tests: the bytes spell a word; the encoder hashes it like text. */
@@ -18,16 +19,16 @@ function wordImageEncoder(id = 'word-image-64'): ImageEmbedder & { calls: number
       encoder.calls++;
       return inner.embed(
         images.map((image, index) => {
-          const text = new TextDecoder().decode(image.bytes ?? new Uint8Array());
-          if (!text.startsWith('IMG:')) throw new VmemError('IMAGE_DECODE_FAILED', `Image #${index + 1} could not be decoded.`);
-          return text.slice(4);
+          const word = pictureTag(image.bytes ?? new Uint8Array());
+          if (word === undefined) throw new VmemError('IMAGE_DECODE_FAILED', `Image #${index + 1} could not be decoded.`);
+          return word;
         }),
       );
     },
   };
   return encoder;
 }
-const picture = (word: string, caption?: string) => ({ bytes: new TextEncoder().encode(`IMG:${word}`), mimeType: 'image/jpeg', ...(caption ? { caption } : {}) });
+const picture = (word: string, caption?: string) => ({ bytes: taggedPictureBytes(word), mimeType: 'image/jpeg', ...(caption ? { caption } : {}) });
 
 const day = (n: number) => Date.UTC(2025, 0, n);
 const conversation: RoundInput[] = [
@@ -111,7 +112,7 @@ describe('memory: bad input leaves memory unchanged', () => {
   const cases: [string, RoundInput | RoundInput[], string][] = [
     ['an empty round', { user: { text: '   ' }, assistant: { text: '' } }, 'EMPTY_ROUND'],
     ['text over the limit', { user: { text: 'x'.repeat(20_001) } }, 'TEXT_TOO_LONG'],
-    ['an image that fails to decode', { user: { text: 'look', images: [{ bytes: new Uint8Array([1, 2, 3]), mimeType: 'image/png' }] } }, 'IMAGE_DECODE_FAILED'],
+    ['an image that fails to decode', { user: { text: 'look', images: [{ bytes: DAMAGED_JPEG, mimeType: 'image/jpeg' }] } }, 'IMAGE_DECODE_FAILED'],
     ['a non-image attachment', { user: { text: 'doc', images: [{ bytes: new Uint8Array([1]), mimeType: 'application/pdf' }] } }, 'UNSUPPORTED_FILE'],
     ['a duplicate id', { id: 'r1', user: { text: 'again' } }, 'DUPLICATE_ROUND'],
     ['a batch with one bad round', [{ id: 'ok', user: { text: 'fine' } }, { user: { text: '' } }], 'EMPTY_ROUND'],

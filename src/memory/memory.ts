@@ -2,6 +2,7 @@ import { compileFilter } from '../core/filter.js';
 import { planQuery } from '../core/plan.js';
 import { runPlan, type IndexView } from '../core/run.js';
 import { errorCode, VmemError } from '../errors.js';
+import { pictureTypeOf, withVettedType } from '../images/image-format.js';
 import { Lanes } from '../lanes/lanes.js';
 import { normalize } from '../lanes/vector-matrix.js';
 import { createNoneProvider } from '../llm/none.js';
@@ -202,7 +203,7 @@ class MemoryImpl implements Memory {
     this.assertOpen();
     const normalizedQuery = typeof query === 'string' ? { text: query } : query;
     const text = normalizedQuery?.text?.trim() ?? '';
-    const image = normalizedQuery?.image;
+    const image = normalizedQuery?.image && withVettedType(normalizedQuery.image, QUERY_PICTURE);
     if (!text && !image) throw new VmemError('EMPTY_QUERY', 'The query has neither text nor an image; type a question or attach a picture.');
     if (text.length > this.maxTextChars) {
       throw new VmemError('TEXT_TOO_LONG', `The question is ${text.length} characters; the limit is ${this.maxTextChars}. Shorten it.`);
@@ -236,7 +237,7 @@ class MemoryImpl implements Memory {
       {
         llm: this.queryEncoders.llm,
         retrieve: (q, o) => this.retrieve(q, o),
-        getImage: (id) => this.storage.getImage(id),
+        getImage: (id) => this.getImage(id),
         ...(this.options.imageResizer ? { imageResizer: this.options.imageResizer } : {}),
       },
       typeof query === 'string' ? { text: query } : query,
@@ -261,7 +262,7 @@ class MemoryImpl implements Memory {
     }
     if (request.signal === 'image') {
       if (!request.image) throw new VmemError('EMPTY_QUERY', 'An image search needs a query image.');
-      const vector = await encodeQueryImage(this.queryEncoders, request.image);
+      const vector = await encodeQueryImage(this.queryEncoders, withVettedType(request.image, QUERY_PICTURE));
       return vector ? this.lanes.image(vector, limit, accept) : [];
     }
     if (!request.text?.trim()) throw new VmemError('EMPTY_QUERY', `A ${request.signal} search needs query text.`);
@@ -277,8 +278,10 @@ class MemoryImpl implements Memory {
     return this.history.rounds;
   }
 
-  getImage(imageId: string): Promise<StoredImage | undefined> {
-    return this.storage.getImage(imageId);
+  async getImage(imageId: string): Promise<StoredImage | undefined> {
+    const image = await this.storage.getImage(imageId);
+    // The bytes decide the type, so even a memory written before types were checked never hands out a non-picture.
+    return image && { ...image, mimeType: pictureTypeOf(image.bytes, `image "${imageId}"`, image.mimeType) };
   }
 
   forget(roundId: string): Promise<void> {
@@ -341,17 +344,18 @@ class MemoryImpl implements Memory {
     for (;;) {
       const next = imagesAwaitingDescription(this.history.rounds, describer.id)[0];
       if (!next || this.closed) break;
-      const stored = await this.storage.getImage(next.id);
       // A picture that cannot be read is marked described with nothing seen, so no later run retries it.
       let derived = emptyDescription(describer.id);
       let readable = false;
-      if (stored) {
-        try {
+      try {
+        const stored = await this.getImage(next.id);
+        if (stored) {
           derived = await describeStored(describer, stored);
           readable = true;
-        } catch (error) {
-          if (errorCode(error) !== 'IMAGE_DECODE_FAILED') throw error;
         }
+      } catch (error) {
+        const code = errorCode(error);
+        if (code !== 'IMAGE_DECODE_FAILED' && code !== 'UNSUPPORTED_FILE') throw error;
       }
       const written = await this.writes.run(async () => {
         // Forgotten meanwhile, or the memory closed: nothing to write (the loop then moves on or stops).
@@ -394,7 +398,7 @@ class MemoryImpl implements Memory {
 
   private async storedImagesOf(round: StoredRound): Promise<StoredImage[]> {
     const refs = imagesOf(round).filter((ref) => ref.hasBytes);
-    const images = await Promise.all(refs.map((ref) => this.storage.getImage(ref.id)));
+    const images = await Promise.all(refs.map((ref) => this.getImage(ref.id)));
     return images.filter((image): image is StoredImage => image !== undefined);
   }
 
@@ -416,6 +420,9 @@ class MemoryImpl implements Memory {
     };
   }
 }
+
+/** How errors name a question's attached picture. */
+const QUERY_PICTURE = "The question's picture";
 
 /** Runs a task, and reports `failed` before rethrowing when it throws, so progress always ends. */
 async function reportFailure<T>(task: ProgressTask, onProgress: ProgressCallback | undefined, run: () => Promise<T>): Promise<T> {

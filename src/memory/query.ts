@@ -8,7 +8,7 @@ import { captionAnchorPrompt, cleanCaption, imageKeywordsPrompt, parseKeywords }
 import { LLM_IMAGE_MAX_SIDE, LLM_IMAGE_QUALITY, type ImageResizer } from '../images/types.js';
 import type { LlmProvider } from '../llm/types.js';
 import type { Query } from '../types.js';
-import { bytesToDataUrl } from '../util/data-url.js';
+import { pictureDataUrl } from '../images/picture-url.js';
 import type { UnitEncoders } from './encode-units.js';
 
 /** What encoding a query needs: the memory's encoders, its LLM, and the resizer for pictures the LLM sees. */
@@ -109,7 +109,7 @@ async function imageKeywords(encoders: QueryEncoders, image: NonNullable<Query['
   if (!image.bytes) return [];
   const mimeType = image.mimeType ?? 'image/jpeg';
   const small = encoders.imageResizer ? await encoders.imageResizer(image.bytes, mimeType, LLM_IMAGE_MAX_SIDE, LLM_IMAGE_QUALITY) : undefined;
-  const url = small ? bytesToDataUrl(small.bytes, small.mimeType) : bytesToDataUrl(image.bytes, mimeType);
+  const url = small ? pictureDataUrl(small.bytes, small.mimeType, "the question's picture, downscaled") : pictureDataUrl(image.bytes, mimeType, "the question's picture");
   const reply = await encoders.llm.complete({ messages: imageKeywordsPrompt({ url, detail: 'low' }, question), temperature: 0 });
   return parseKeywords(reply);
 }

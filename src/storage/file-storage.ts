@@ -20,6 +20,7 @@ import { createSerialQueue } from '../util/serial-queue.js';
 import { crc32, deleteFrame, putFrame, replayLog, type ImageEntry, type LoggedRound, type Replay } from './file-storage-log.js';
 import { acquireWriterLock, isCode, LOCK_FILE, type WriterLock } from './file-storage-lock.js';
 import type { Manifest, MemoryStorage, RoundRecord, StoredImage } from './types.js';
+import { assertStorablePictures } from './picture-check.js';
 
 const LOG_FILE = 'rounds.log';
 const MANIFEST_FILE = 'manifest.json';
@@ -179,6 +180,7 @@ class FileStorage implements FileMemoryStorage {
     this.assertOpen();
     return this.writes.run(async () => {
       if (records.length === 0) return;
+      assertStorablePictures(records);
       const logged: LoggedRound[] = [];
       let wroteImages = false;
       for (const record of records) {

@@ -10,6 +10,8 @@ import { VmemError, isVmemError } from '../errors.js';
 import type { StoredRound, StoredUnit } from '../types.js';
 import { imagesOf } from '../types.js';
 import { createIdbStorage, deleteMemory } from './idb.js';
+import { checkFileHeader, type FileHeader, type Slice } from './memory-file-check.js';
+import { assertStorablePictures } from './picture-check.js';
 import type { Manifest, MemoryStorage, RoundRecord, StoredImage } from './types.js';
 
 const MAGIC = 'VMEMFILE';
@@ -24,18 +26,6 @@ export interface MemorySnapshot {
   readonly rounds: readonly StoredRound[];
   readonly units: readonly StoredUnit[];
   readonly images: readonly (StoredImage & { readonly roundId: string })[];
-}
-
-interface Slice {
-  readonly offset: number;
-  readonly length: number;
-}
-
-interface FileHeader {
-  readonly manifest: Manifest;
-  readonly rounds: readonly StoredRound[];
-  readonly units: readonly (Omit<StoredUnit, 'vector'> & { readonly vector: Slice })[];
-  readonly images: readonly { readonly id: string; readonly roundId: string; readonly mimeType: string; readonly bytes: Slice }[];
 }
 
 /**
@@ -74,6 +64,7 @@ export function encodeMemoryFile(snapshot: MemorySnapshot): Blob {
   };
   const header: FileHeader = {
     manifest: snapshot.manifest,
+    counts: { rounds: snapshot.rounds.length, units: snapshot.units.length, images: snapshot.images.length },
     rounds: snapshot.rounds,
     units: snapshot.units.map(({ vector, ...unit }) => ({
       ...unit,
@@ -100,12 +91,13 @@ export function decodeMemoryFile(bytes: Uint8Array): MemorySnapshot {
   const headerLength = view.getUint32(12, true);
   const payloadStart = PREAMBLE_BYTES + headerLength;
   if (payloadStart > bytes.byteLength) throw notAMemory('truncated header');
-  let header: FileHeader;
+  let parsed: unknown;
   try {
-    header = JSON.parse(new globalThis.TextDecoder().decode(bytes.subarray(PREAMBLE_BYTES, payloadStart))) as FileHeader;
+    parsed = JSON.parse(new globalThis.TextDecoder().decode(bytes.subarray(PREAMBLE_BYTES, payloadStart)));
   } catch (error) {
     throw new VmemError('INVALID_INPUT', 'The memory file header is damaged (invalid JSON); export the memory again.', { cause: error });
   }
+  const header = checkFileHeader(parsed, bytes.byteLength - payloadStart);
   const take = (slice: Slice): Uint8Array => {
     const start = payloadStart + slice.offset;
     if (slice.offset < 0 || start + slice.length > bytes.byteLength) throw notAMemory('truncated payload');
@@ -130,10 +122,12 @@ export function decodeMemoryFile(bytes: Uint8Array): MemorySnapshot {
  */
 export async function importMemory(name: string, file: Blob): Promise<void> {
   const snapshot = decodeMemoryFile(new Uint8Array(await file.arrayBuffer()));
+  const records = groupByRound(snapshot);
+  // The whole file is checked before the memory exists, so a refused file leaves nothing behind.
+  assertStorablePictures(records);
   const storage = await createIdbStorage(name, { createNew: true });
   try {
     await storage.writeManifest(snapshot.manifest);
-    const records = groupByRound(snapshot);
     for (let start = 0; start < records.length; start += IMPORT_BATCH) {
       await storage.putRounds(records.slice(start, start + IMPORT_BATCH));
     }

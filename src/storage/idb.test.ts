@@ -31,7 +31,7 @@ function record(seq: number, options: { withImage?: boolean } = {}): RoundRecord
     { id: `${id}-u`, roundId: id, lane: 'text', kind: 'text', role: 'user', text: round.user.text, vector: new Float32Array([seq, 0.5, -1]) },
   ];
   if (options.withImage) units.push({ id: `${id}-i`, roundId: id, lane: 'image', kind: 'image', role: 'user', imageId, vector: new Float32Array([0.6, 0.8]) });
-  return { round, units, images: options.withImage ? [{ id: imageId, bytes: new Uint8Array([0xff, 0xd8, seq]), mimeType: 'image/jpeg' }] : [] };
+  return { round, units, images: options.withImage ? [{ id: imageId, bytes: new Uint8Array([0xff, 0xd8, 0xff, seq]), mimeType: 'image/jpeg' }] : [] };
 }
 
 const names: string[] = [];
@@ -58,7 +58,7 @@ describe('createIdbStorage', () => {
     const imageUnit = units.find((u) => u.kind === 'image');
     expect(imageUnit?.vector).toBeInstanceOf(Float32Array);
     expect(Array.from(imageUnit!.vector)).toEqual([Float32Array.of(0.6)[0], Float32Array.of(0.8)[0]]);
-    expect(Array.from((await reopened.getImage('r2-img'))!.bytes)).toEqual([0xff, 0xd8, 2]);
+    expect(Array.from((await reopened.getImage('r2-img'))!.bytes)).toEqual([0xff, 0xd8, 0xff, 2]);
     await reopened.close();
   });
 
@@ -169,7 +169,7 @@ describe('storage layout versions', () => {
     expect(rounds).toEqual(records.map((r) => r.round));
     const plain = (list: readonly StoredUnit[]) => list.map((u) => ({ ...u, vector: Array.from(u.vector) })).sort((a, b) => a.id.localeCompare(b.id));
     expect(plain(units)).toEqual(plain(records.flatMap((r) => r.units)));
-    expect(Array.from((await storage.getImage('r1-img'))!.bytes)).toEqual([0xff, 0xd8, 1]);
+    expect(Array.from((await storage.getImage('r1-img'))!.bytes)).toEqual([0xff, 0xd8, 0xff, 1]);
     // Still writable (the revision carried over) and forgetting still drops the image.
     await storage.deleteRound('r1');
     expect(await storage.getImage('r1-img')).toBeUndefined();

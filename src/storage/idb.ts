@@ -10,6 +10,7 @@ import { announceChange, listenForChanges, withWriteLock, type MemoryChange } fr
 import { migrateStores } from './idb-migrate.js';
 import { CHUNK_ROUNDS, mergeChunks, packChunk, slices, stageChunks, withoutRounds, type RoundChunk } from './round-chunk.js';
 import type { Manifest, MemoryStorage, RoundRecord, StagedLoad, StoredImage } from './types.js';
+import { assertStorablePictures } from './picture-check.js';
 
 /** Prefix of every vmem database name, so `listMemories` can tell them from other databases. */
 export const DATABASE_PREFIX = 'vmem:';
@@ -244,6 +245,7 @@ export async function createIdbStorage(name: string, options: IdbStorageOptions 
     loadStaged,
     async putRounds(records) {
       if (records.length === 0) return;
+      assertStorablePictures(records);
       const first = records[0]!.round.id;
       const doing = records.length === 1 ? `saving a round (id ${first})` : `saving ${records.length} rounds (from id ${first})`;
       // One transaction for the whole batch: a crash or a full disk leaves all of it or none of it.

@@ -1,5 +1,6 @@
 import type { StoredRound, StoredUnit } from '../types.js';
 import type { Manifest, MemoryStorage, RoundRecord, StoredImage } from './types.js';
+import { assertStorablePictures } from './picture-check.js';
 
 /**
  * Storage that lives and dies with the process: for Node, tests and benchmarks.
@@ -24,6 +25,7 @@ export function createInMemoryStorage(): MemoryStorage {
       return { rounds: ordered, units: ordered.flatMap((round) => units.get(round.id) ?? []) };
     },
     async putRounds(records: readonly RoundRecord[]) {
+      assertStorablePictures(records);
       for (const record of records) {
         rounds.set(record.round.id, record.round);
         units.set(record.round.id, [...record.units]);
