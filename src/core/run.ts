@@ -107,16 +107,18 @@ export function runPlan(view: IndexView, plan: QueryPlan, query: EncodedQuery, o
     const round = roundAt(view, roundId);
     return round && `${round.user.text}\n${round.assistant.text}`;
   };
+  // For a picture target, "photo" or "show" names what is sought, not words a round should hold.
+  const evidenceText = plan.route.target === 'image' ? query.text.replace(PICTURE_WORDS, ' ') : query.text;
   const confidenceOf = (ranked: readonly FusedCandidate[], spans: readonly TimeSpan[] = []) =>
     scoreConfidence(
       {
-        question: query.text,
+        question: evidenceText,
         withImage: plan.route.queryModality === 'text+image',
         rankings,
         fused: ranked,
         roundText,
-        wordFrequencies: view.roundWordFrequencies(query.text),
-        bm25Anywhere: query.text.trim() ? (view.roundBm25(query.text, 1, admit)[0]?.score ?? 0) : 0,
+        wordFrequencies: view.roundWordFrequencies(evidenceText),
+        bm25Anywhere: evidenceText.trim() ? (view.roundBm25(evidenceText, 1, admit)[0]?.score ?? 0) : 0,
         inNamedTime: (roundId) => {
           const at = roundAt(view, roundId)?.timestamp;
           return at !== undefined && spans.some((span) => !span.soft && at >= span.start && at < span.end);
@@ -260,6 +262,8 @@ function echoSearch(view: IndexView, imageHits: readonly LaneHit[], limit: numbe
   const vector = view.textVector(captionUnitId(image.imageId)) ?? view.textVector(textUnitId(best.roundId, role));
   return vector ? view.dense(vector, limit, accept) : [];
 }
+
+const PICTURE_WORDS = /\b(?:images?|photos?|photographs?|pictures?|pics?|snapshots?|screenshots?|selfies?|show(?:s|ed|n)?|look(?:s|ed)?\s+like)\b/gi;
 
 /** A past-tense question asks what was done: "What did I do last weekend?", "Where was I a week ago?". */
 const PAST_QUESTION = /\b(?:did|was|were|had|went|got|made|took|saw|visited|happened|ago|yesterday|last)\b/i;
