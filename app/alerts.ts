@@ -19,10 +19,16 @@ export interface Alerts {
   error(error: unknown, ...actions: AlertAction[]): void;
   notice(text: string, ...actions: AlertAction[]): void;
   clear(): void;
+  /** Removes the errors that offer nothing to do: a later success made them stale. */
+  clearStaleErrors(): void;
 }
 
-/** Runs an action and reports its failure next to the control that started it. */
-export type Act = (action: () => Promise<void>) => Promise<void>;
+/**
+ * Runs an action and reports its failure next to the control that started it. A success clears the
+ * errors it made stale, unless `keepErrors` (one of several steps of one gesture, such as attaching
+ * several files, must not hide the error of another).
+ */
+export type Act = (action: () => Promise<void>, options?: { readonly keepErrors?: boolean }) => Promise<void>;
 
 /** Messages a region shows at once; older ones are dropped (they said something newer ones replace). */
 export const MAX_ALERTS_SHOWN = 3;
@@ -78,17 +84,22 @@ export function createAlerts(region: HTMLElement): Alerts {
     clear() {
       region.replaceChildren();
     },
+    clearStaleErrors() {
+      for (const item of region.querySelectorAll(':scope > .alert.error')) if (!item.querySelector('.alert-actions')) item.remove();
+    },
   };
 }
 
-/** An `Act` that reports failures into `alerts`. */
+/** An `Act` that reports failures into `alerts`, and clears the errors a success made stale. */
 export function actReportingTo(alerts: Alerts): Act {
-  return async (action) => {
+  return async (action, options = {}) => {
     try {
       await action();
     } catch (error) {
       alerts.error(error);
+      return;
     }
+    if (!options.keepErrors) alerts.clearStaleErrors();
   };
 }
 

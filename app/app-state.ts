@@ -3,7 +3,7 @@
  * progress they report. Panes read from it and call its verbs; it never touches pane DOM.
  * Everything goes through the package's public entries, as in any app built on vmem.
  */
-import { VmemError, type AnswerResult, type LlmProvider, type ProgressCallback, type ProgressUnit, type Query, type RoundInput, type StoredRound, type VmemProgress } from 'vmem';
+import { VmemError, errorCode, type AnswerResult, type LlmProvider, type ProgressCallback, type ProgressUnit, type Query, type RoundInput, type StoredRound, type VmemProgress } from 'vmem';
 import {
   deleteMemory,
   listMemories,
@@ -113,17 +113,23 @@ export class AppState {
     return engine;
   }
 
-  /** Opens memory `name` (creating it when new) and makes it the current one; `reindex` re-encodes a memory built by other encoders. */
+  /**
+   * Opens memory `name` (creating it when new) and makes it the current one; `reindex` re-encodes a
+   * memory built by other encoders. Another memory opens beside the current one, which closes only
+   * once the new one is open: a refusal (other encoders, damage) leaves the current memory in use.
+   */
   async openMemory(name: string, reindex = false): Promise<MemorySession> {
     const engine = this.engine;
     if (!engine) throw new VmemError('CLOSED', 'The encoders are not running; reload the page.');
-    await this.closeMemory();
-    this.llm = createLlm(this.settings.llm, (event) => this.onModelProgress(event));
+    // The same memory cannot be open twice in one tab: reopening it closes it first.
+    if (this.session?.name === name) await this.closeMemory();
+    const previous = this.session;
+    const llm = createLlm(this.settings.llm, (event) => this.onModelProgress(event));
     const started = performance.now();
     const open = () =>
       openMemory(name, {
         encoders: engine,
-        llm: this.llm,
+        llm,
         onEncoderMismatch: reindex ? 'reindex' : 'error',
         // Only a re-encode reports here: every add passes its own callback.
         onProgress: (event) => this.reindexProgress?.(event),
@@ -140,6 +146,12 @@ export class AppState {
         })
       : await open();
     const session: MemorySession = { name, memory, openMs: performance.now() - started };
+    if (previous) {
+      this.session = undefined;
+      this.images.reset();
+      await previous.memory.close();
+    }
+    this.llm = llm;
     this.session = session;
     rememberMemoryName(name);
     this.events.memoryChanged(session);
@@ -183,12 +195,14 @@ export class AppState {
   }
 
   /**
-   * Stores rounds as one task, shown from the moment it is asked for until it ends.
+   * Stores rounds as one task, shown from the moment it is asked for until it ends. With
+   * `describe: 'background'` the rounds are searchable as soon as they are stored, and their pictures
+   * are described afterwards, as a task of their own.
    * @example await app.addRounds([round], 'Storing your message')
    */
-  addRounds(rounds: readonly RoundInput[], label: string): Promise<StoredRound[]> {
+  addRounds(rounds: readonly RoundInput[], label: string, options: { readonly describe?: 'wait' | 'background' } = {}): Promise<StoredRound[]> {
     const memory = this.memory;
-    return this.tasks.run(label, rounds.length, (progress) => memory.add(rounds, { onProgress: progress() }));
+    return this.tasks.run(label, rounds.length, (progress) => memory.add(rounds, { onProgress: progress(), ...options }));
   }
 
   /**
@@ -246,12 +260,32 @@ export class AppState {
     }
     this.session = undefined;
     this.images.reset();
+    // A loss is said below, in the app's words; the error's advice is for developers.
     if (change.type === 'closed') this.events.error(change.error);
     try {
+      await this.openAfterLoss('default', change.type === 'lost');
       if (change.type === 'deleted') this.events.notice(`Memory "${name}" was deleted in another tab; opened "default".`);
-      await this.openMemory('default');
+      if (change.type === 'lost') {
+        this.events.notice(`Memory "${name}" is no longer stored on this device (the browser cleared this site's data). Opened "default" (${plural(this.memory.size, 'round')}); import an export to restore what was lost.`);
+      }
     } catch (error) {
       this.events.error(error);
+    }
+  }
+
+  /**
+   * Opens `name` after the memory in use went away. While the browser is still clearing the site's
+   * data, opening a database fails for a moment: try again for a few seconds before giving up.
+   */
+  private async openAfterLoss(name: string, clearing: boolean): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.openMemory(name);
+        return;
+      } catch (error) {
+        if (!clearing || errorCode(error) !== 'STORAGE_FAILED' || attempt >= 8) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
+      }
     }
   }
 
@@ -263,7 +297,10 @@ export class AppState {
     if (event.status !== 'progress') return;
     const item = event.item ?? event.task;
     const previous = this.modelLoads.get(item);
-    this.modelLoads.set(item, { item, loaded: Math.max(previous?.loaded ?? 0, event.loaded), total: event.total, unit: event.unit });
+    const loaded = Math.max(previous?.loaded ?? 0, event.loaded);
+    // A finished download's bar goes at once: it must not cover the results for the rest of the visit.
+    if (loaded >= event.total) this.modelLoads.delete(item);
+    else this.modelLoads.set(item, { item, loaded, total: event.total, unit: event.unit });
     this.events.modelProgress([...this.modelLoads.values()]);
   }
 }

@@ -10,6 +10,7 @@ import { VmemError, errorCode, type StoredRound } from 'vmem';
 import type { Act } from './alerts.js';
 import type { AppState } from './app-state.js';
 import { byId, el } from './dom.js';
+import { clearUnsentDraft, saveUnsentDraft, unsentDraft } from './drafts.js';
 import { readImageFile, type CheckedImage } from './files.js';
 import { renderRound } from './round-view.js';
 import { plural } from './task-progress.js';
@@ -22,10 +23,15 @@ const HISTORY_SHOWN = 50;
 export interface ChatPane {
   /** Re-renders the history (the memory changed). */
   renderHistory(): void;
+  /** Puts back a message whose add the page did not live to finish; returns what to tell the user, if anything. */
+  restoreUnsent(): string | undefined;
 }
 
-/** Binds the chat pane to the page; `act` reports errors next to the compose form. */
-export function bindChatPane(app: AppState, act: Act): ChatPane {
+/**
+ * Binds the chat pane to the page; `act` reports errors next to the compose form, `onForgotten`
+ * hears that a round was forgotten (the history is re-rendered by it, with the badge and results).
+ */
+export function bindChatPane(app: AppState, act: Act, onForgotten: () => void): ChatPane {
   const history = byId('history', HTMLOListElement);
   const form = byId('compose', HTMLFormElement);
   const userText = byId('user-text', HTMLTextAreaElement);
@@ -56,11 +62,14 @@ export function bindChatPane(app: AppState, act: Act): ChatPane {
   /** Checks each file on its own: a bad one is reported, the good ones are still attached. */
   const attachFiles = async (files: readonly File[]) => {
     for (const file of files) {
-      await act(async () => {
-        const image = await readImageFile(file);
-        attachments.push({ image, url: URL.createObjectURL(new Blob([image.bytes as Uint8Array<ArrayBuffer>], { type: image.mimeType })) });
-        renderAttachments();
-      });
+      await act(
+        async () => {
+          const image = await readImageFile(file);
+          attachments.push({ image, url: URL.createObjectURL(new Blob([image.bytes as Uint8Array<ArrayBuffer>], { type: image.mimeType })) });
+          renderAttachments();
+        },
+        { keepErrors: true },
+      );
     }
   };
 
@@ -130,6 +139,8 @@ export function bindChatPane(app: AppState, act: Act): ChatPane {
         const id = draftId;
         const what = images.length > 0 ? `your message with ${plural(images.length, 'photo')}` : 'your message';
         let stored: StoredRound;
+        saveUnsentDraft({ memory: app.session?.name ?? '', roundId: id, user, assistant, pictures: images.length, at: Date.now() });
+        window.addEventListener('beforeunload', warnBeforeLeaving);
         try {
           [stored] = (await app.addRounds([{ id, user: { text: user, images }, assistant: { text: assistant } }], `Storing ${what}`)) as [StoredRound];
         } catch (error) {
@@ -142,11 +153,31 @@ export function bindChatPane(app: AppState, act: Act): ChatPane {
         clearDraft();
         confirmStored(stored, `Stored ${what}`);
       } finally {
+        window.removeEventListener('beforeunload', warnBeforeLeaving);
+        // Stored, or refused with an error shown while the text is still in the box: nothing to restore.
+        clearUnsentDraft();
         send.disabled = false;
         form.removeAttribute('aria-busy');
       }
     });
   });
+
+  /** After an add the tab did not live to finish: the message goes back in the box, saying so. */
+  const restoreUnsent = (): string | undefined => {
+    const draft = unsentDraft();
+    const session = app.session;
+    if (!draft || !session || draft.memory !== session.name) return undefined;
+    clearUnsentDraft();
+    if (session.memory.get(draft.roundId)) return undefined;
+    if (!userText.value && !assistantText.value) {
+      userText.value = draft.user;
+      assistantText.value = draft.assistant;
+      draftId = draft.roundId;
+    }
+    const when = new Date(draft.at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+    const pictures = draft.pictures > 0 ? ` Its ${plural(draft.pictures, 'picture')} could not be kept: attach ${draft.pictures === 1 ? 'it' : 'them'} again.` : '';
+    return `Your last message (${when}) was not stored: the page closed while it was being added. Its text is back in the box; press "Add to memory" to store it.${pictures}`;
+  };
 
   replyButton.addEventListener('click', () => {
     void act(async () => {
@@ -175,8 +206,11 @@ export function bindChatPane(app: AppState, act: Act): ChatPane {
           images: app.images,
           onForget: (roundId) =>
             void act(async () => {
+              const when = new Date(round.timestamp).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+              if (!confirm(`Forget the round from ${when}? It is removed from this memory for good, with its pictures.`)) return;
               await app.memory.forget(roundId);
-              renderHistory();
+              onForgotten();
+              status.textContent = `Forgot the round from ${when}; the memory holds ${plural(app.memory.size, 'round')}.`;
             }),
         }),
       ),
@@ -186,7 +220,12 @@ export function bindChatPane(app: AppState, act: Act): ChatPane {
     history.replaceChildren(...items);
     history.scrollTop = history.scrollHeight;
   };
-  return { renderHistory };
+  return { renderHistory, restoreUnsent };
+}
+
+/** Asks the browser to confirm leaving while a message is being stored. */
+function warnBeforeLeaving(event: BeforeUnloadEvent): void {
+  event.preventDefault();
 }
 
 /** A round id for a draft; random, so two tabs never make the same one (getRandomValues works on plain http too). */

@@ -8,6 +8,7 @@ import { bindChatPane } from './chat-pane.js';
 import { byId, el } from './dom.js';
 import { describeEngine } from './engine-status.js';
 import { bindMemoryBar } from './memory-bar.js';
+import { openOrOffer } from './open-offer.js';
 import { keyMissing, lastMemoryName, loadSettings } from './settings.js';
 import { bindSettingsForm } from './settings-view.js';
 import { describeOffline, registerServiceWorker, type OfflineState } from './sw-register.js';
@@ -50,6 +51,14 @@ const offlineNotice = byId('offline-notice', HTMLParagraphElement);
 const appBase = new URL('./', document.baseURI).href;
 
 let renderHistory = () => {};
+/** The memory whose history and results the page shows. */
+let shownMemory: string | undefined;
+const results = byId('results', HTMLDivElement);
+/** Results of a memory that changed since (a switch, a forget) are taken away, saying why, rather than shown as current. */
+const staleResults = (why: string) => {
+  if (results.childElementCount === 0) return;
+  results.replaceChildren(el('p', { class: 'muted' }, `${why}; ask again to see what it holds.`));
+};
 let refreshMemories = async () => {};
 const showSize = () => {
   const session = app.session;
@@ -58,7 +67,7 @@ const showSize = () => {
     return;
   }
   const task = app.tasks.current;
-  const storing = task?.phase === 'running' ? ` · storing ${task.total === undefined ? '' : `${task.loaded} of ${task.total} `}…` : '';
+  const storing = task?.phase === 'running' && task.unit === 'rounds' ? ` · storing ${task.total === undefined ? '' : `${task.loaded} of ${task.total} `}…` : '';
   memorySize.textContent = `${session.name}: ${plural(session.memory.size, 'round')}${storing} · opened in ${Math.round(session.openMs)} ms`;
 };
 
@@ -76,7 +85,8 @@ const showModels = (loads: readonly ModelLoad[]) => {
 const showTask = (state: TaskState) => {
   ingestRow.hidden = state.phase !== 'running';
   if (state.phase === 'running') {
-    ingestLabel.textContent = state.total === undefined || state.loaded === 0 ? `${state.label}…` : `${state.label}: ${state.loaded} of ${plural(state.total, 'round')}`;
+    const noun = state.unit === 'pictures' ? 'picture' : 'round';
+    ingestLabel.textContent = state.total === undefined || state.loaded === 0 ? `${state.label}…` : `${state.label}: ${state.loaded} of ${plural(state.total, noun)}`;
     // No value yet: an indeterminate bar, until the first batch of rounds is encoded.
     if (state.loaded === 0 || state.total === undefined) ingestBar.removeAttribute('value');
     else ingestBar.value = state.loaded / state.total;
@@ -95,10 +105,12 @@ const app = new AppState(
       backendStatus.dataset.fallback = engine.fallbackReason ? 'true' : 'false';
       backendStatus.title = status.detail;
     },
-    memoryChanged: () => {
+    memoryChanged: (session) => {
       renderHistory();
       showSize();
       void refreshMemories();
+      if (session.name !== shownMemory) staleResults(`Memory "${session.name}" is open now`);
+      shownMemory = session.name;
     },
     notice: (text) => regions.page.notice(text),
     error: (error, retry) => regions.page.error(error, ...(retry ? [retry] : [])),
@@ -106,7 +118,12 @@ const app = new AppState(
   loadSettings(),
 );
 
-renderHistory = bindChatPane(app, actReportingTo(regions.compose)).renderHistory;
+const chatPane = bindChatPane(app, actReportingTo(regions.compose), () => {
+  renderHistory();
+  showSize();
+  staleResults('A round was forgotten');
+});
+renderHistory = chatPane.renderHistory;
 bindAskPane(app, actReportingTo(regions.ask));
 // A video becomes one round per segment of keyframes; the memory is looked up at use, as it can be
 // switched. The control shows its errors in its own line, next to it.
@@ -135,27 +152,18 @@ if (savedLlm.kind === 'openai' && keyMissing(savedLlm)) {
   });
 }
 
-/** Opens a memory; a memory built by other encoders gets a "re-encode" offer instead of a dead end. */
-async function openWithOffer(name: string): Promise<void> {
-  try {
-    await app.openMemory(name);
-  } catch (error) {
-    if (errorCode(error) !== 'ENCODER_MISMATCH') throw error;
-    const act = actReportingTo(regions.memory);
-    regions.memory.error(error, { label: 'Re-encode it with the current encoders', run: () => void act(async () => void (await app.openMemory(name, true))) });
-    await app.openMemory('default');
-  }
-}
-
 async function boot(): Promise<void> {
   backendStatus.textContent = 'Loading models…';
   await app.startEngine();
-  await openWithOffer(lastMemoryName() ?? 'default');
+  const target = { alerts: regions.memory, act: actReportingTo(regions.memory), opened: () => void refreshMemories() };
+  if (!(await openOrOffer(app, lastMemoryName() ?? 'default', target))) await app.openMemory('default');
 }
 
 let isReady = false;
 let offline: OfflineState = { state: 'pending' };
 const ready = boot().then(() => {
+  const unsent = chatPane.restoreUnsent();
+  if (unsent) regions.compose.notice(unsent);
   isReady = true;
   document.body.dataset.ready = 'true';
 });

@@ -11,6 +11,8 @@ import type { AppState } from './app-state.js';
 import { parseDialogueFile, type ImportedDialogue } from './dialogue-import.js';
 import { byId, download, el } from './dom.js';
 import { clearPendingImport, notePendingImport, pendingImports, type PendingImport } from './imports.js';
+import { memoryNameFrom } from './memory-names.js';
+import { openOrOffer } from './open-offer.js';
 import { loadSampleConversation } from './samples.js';
 import { plural } from './task-progress.js';
 
@@ -49,7 +51,7 @@ export function bindMemoryBar(app: AppState, hooks: MemoryBarHooks): { refresh()
 
   const refresh = async () => {
     const names = await app.memoryNames();
-    const pending = pendingImports();
+    const pending = await pendingImports();
     select.replaceChildren(...names.map((name) => el('option', { value: name }, pending[name] ? `${name} (import not finished)` : name)));
     const open = app.session?.name;
     if (open === undefined) return;
@@ -60,8 +62,15 @@ export function bindMemoryBar(app: AppState, hooks: MemoryBarHooks): { refresh()
 
   const offerResume = (pending: PendingImport) => {
     offered.add(pending.memory);
+    // Counted in the memory itself: the page may have died at any point of a batch.
+    const stored = pending.roundIds.filter((id) => app.memory.get(id) !== undefined).length;
+    if (stored >= pending.total) {
+      void clearPendingImport(pending.memory);
+      alerts.notice(`The import of "${pending.fileName}" into memory "${pending.memory}" finished before the page closed: all ${plural(pending.total, 'round')} are stored.`);
+      return;
+    }
     alerts.notice(
-      `The import of "${pending.fileName}" into memory "${pending.memory}" did not finish: ${pending.stored} of ${plural(pending.total, 'round')} are stored.`,
+      `The import of "${pending.fileName}" into memory "${pending.memory}" did not finish: ${stored} of ${plural(pending.total, 'round')} are stored.`,
       {
         label: `Resume (choose ${pending.fileName} again)`,
         run: () => {
@@ -80,7 +89,7 @@ export function bindMemoryBar(app: AppState, hooks: MemoryBarHooks): { refresh()
     const others = (await app.memoryNames()).filter((other) => other !== name);
     if (app.session?.name === name) await app.deleteCurrent(others[0] ?? 'default');
     else await deleteMemory(name);
-    clearPendingImport(name);
+    await clearPendingImport(name);
     offered.delete(name);
     await refresh();
   };
@@ -97,15 +106,12 @@ export function bindMemoryBar(app: AppState, hooks: MemoryBarHooks): { refresh()
   const runImport = async (dialogue: ImportedDialogue, fileName: string, memory: string) => {
     if (app.session?.name !== memory) await app.openMemory(memory);
     importingInto = memory;
-    const note = (stored: number) => notePendingImport({ memory, fileName, title: dialogue.title, total: dialogue.rounds.length, stored });
+    const roundIds = dialogue.rounds.flatMap((round) => (round.id === undefined ? [] : [round.id]));
     try {
-      note(app.memory.size);
+      await notePendingImport({ memory, fileName, title: dialogue.title, total: dialogue.rounds.length, roundIds });
       await refresh();
-      const outcome = await app.importRounds(dialogue.rounds, `Importing ${fileName} into "${memory}"`, (stored) => {
-        note(stored);
-        changed();
-      });
-      clearPendingImport(memory);
+      const outcome = await app.importRounds(dialogue.rounds, `Importing ${fileName} into "${memory}"`, () => changed());
+      await clearPendingImport(memory);
       offered.delete(memory);
       changed();
       await refresh();
@@ -117,7 +123,13 @@ export function bindMemoryBar(app: AppState, hooks: MemoryBarHooks): { refresh()
     }
   };
 
-  select.addEventListener('change', () => void act(async () => void (await app.openMemory(select.value))));
+  const offerTarget = { alerts, act, opened: () => void refresh() };
+  select.addEventListener('change', () =>
+    void act(async () => {
+      // A refused switch leaves the open memory selected, not the one that could not open.
+      if (!(await openOrOffer(app, select.value, offerTarget))) await refresh();
+    }),
+  );
   create.addEventListener('click', () =>
     void act(async () => {
       const name = newName.value.trim();
@@ -146,7 +158,8 @@ export function bindMemoryBar(app: AppState, hooks: MemoryBarHooks): { refresh()
           alerts.notice(`The sample conversation is already in memory "${SAMPLE_MEMORY}" (${plural(app.memory.size, 'round')}).`);
           return;
         }
-        await app.addRounds(missing, 'Loading the sample conversation');
+        // Searchable at once; the offline describer reads the photos afterwards, with its own progress.
+        await app.addRounds(missing, 'Loading the sample conversation', { describe: 'background' });
         changed();
         const sessions = new Set(rounds.map((round) => round.sessionId)).size;
         alerts.notice(`Loaded the sample conversation: ${plural(rounds.length, 'round')} over ${plural(sessions, 'chat session')}. Try "what did my cat look like?"`);
@@ -167,10 +180,15 @@ export function bindMemoryBar(app: AppState, hooks: MemoryBarHooks): { refresh()
     importFile.value = '';
     if (!file) return;
     void act(async () => {
-      const name = await freeName(file.name.replace(/\.vmem$/i, '') || 'imported');
+      const base = memoryNameFrom(file.name.replace(/\.vmem$/i, '')) || 'imported';
+      const name = await freeName(base);
       await importMemory(name, file);
-      await app.openMemory(name);
+      // Listed at once, even when it cannot open here as it is (other encoders).
       await refresh();
+      if (!(await openOrOffer(app, name, offerTarget))) return;
+      changed();
+      const renamed = name === base ? '' : ` A memory named "${base}" already exists, so this one is "${name}".`;
+      alerts.notice(`Imported ${file.name} as memory "${name}": ${plural(app.memory.size, 'round')}.${renamed}`);
     });
   });
   importDialogue.addEventListener('change', () => {
@@ -186,11 +204,12 @@ export function bindMemoryBar(app: AppState, hooks: MemoryBarHooks): { refresh()
       } catch (error) {
         throw new VmemError('INVALID_INPUT', `"${file.name}" is not valid JSON; choose a Mem-Gallery or LoCoMo file. Nothing was imported.`, { cause: error });
       }
-      const dialogue = parseDialogueFile(json, file.name);
+      // A browser file name is a name, not a path: a "/" in it must not cut it short.
+      const dialogue = parseDialogueFile(json, file.name.replace(/[\\/]/g, '_'));
       if (pending && dialogue.title !== pending.title) {
         throw new VmemError('INVALID_INPUT', `"${file.name}" holds dialogue "${dialogue.title}", not "${pending.title}" that memory "${pending.memory}" was importing. Choose ${pending.fileName}; nothing was imported.`);
       }
-      await runImport(dialogue, file.name, pending?.memory ?? (await freeName(dialogue.title)));
+      await runImport(dialogue, file.name, pending?.memory ?? (await freeName(memoryNameFrom(dialogue.title) || 'imported')));
     });
   });
   return { refresh };

@@ -1,4 +1,4 @@
-import { VmemError } from 'vmem';
+import { VmemError, type ProgressCallback } from 'vmem';
 import { describe, expect, it } from 'vitest';
 import { plural, TaskProgress, type TaskState } from './task-progress.js';
 
@@ -11,7 +11,7 @@ describe('TaskProgress', () => {
   it('shows a run from the moment it starts, counts the rounds reported, and ends done', async () => {
     const { tasks, states } = tracked();
     const result = await tasks.run('Storing 3 rounds', 3, async (progress) => {
-      expect(states).toEqual([{ phase: 'running', label: 'Storing 3 rounds', loaded: 0, total: 3 }]);
+      expect(states).toEqual([{ phase: 'running', label: 'Storing 3 rounds', loaded: 0, total: 3, unit: 'rounds' }]);
       const report = progress();
       report({ status: 'initiate', task: 'ingest' });
       report({ status: 'progress', task: 'ingest', loaded: 3, total: 3, unit: 'rounds' });
@@ -43,6 +43,24 @@ describe('TaskProgress', () => {
       progress(64)({ status: 'progress', task: 'ingest', loaded: 10, total: 36, unit: 'rounds' });
     });
     expect(states.filter((state) => state.phase === 'running').map((state) => (state.phase === 'running' ? state.loaded : -1))).toEqual([0, 64, 96, 96]);
+  });
+
+  it('describing pictures is a run of its own, counted per picture, that ends when the job ends, after the add', async () => {
+    const { tasks, states } = tracked();
+    let report: ProgressCallback | undefined;
+    await tasks.run('Loading the sample', 2, async (progress) => {
+      report = progress();
+      report({ status: 'progress', task: 'ingest', loaded: 2, total: 2, unit: 'rounds' });
+    });
+    expect(tasks.current).toBeUndefined();
+    // The background job reports through the same callback after the add resolved.
+    report!({ status: 'initiate', task: 'describe' });
+    report!({ status: 'progress', task: 'describe', loaded: 1, total: 2, unit: 'images' });
+    expect(tasks.current).toEqual({ phase: 'running', label: 'Describing pictures', loaded: 1, total: 2, unit: 'pictures' });
+    report!({ status: 'progress', task: 'describe', loaded: 2, total: 2, unit: 'images' });
+    report!({ status: 'done', task: 'describe' });
+    expect(tasks.current).toBeUndefined();
+    expect(states.at(-1)).toEqual({ phase: 'done', label: 'Describing pictures' });
   });
 
   it('while two runs overlap, shows the newer one, then the older one again when the newer ends', async () => {

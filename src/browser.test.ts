@@ -110,6 +110,15 @@ describe('openMemory', () => {
     expect(await deleted.seen).toEqual({ type: 'deleted' });
     await expect((async () => watcher.memory.add(ROUNDS[1]!))()).rejects.toMatchObject({ code: 'CLOSED' });
   });
+
+  it('a closed memory says to open it again with openMemory, for reads and writes alike', async () => {
+    const { memory } = await open('closing');
+    await memory.add(ROUNDS[0]!);
+    await memory.close();
+    const advice = expect.stringContaining('open it again with openMemory("closing")');
+    await expect(memory.retrieve('cat')).rejects.toMatchObject({ code: 'CLOSED', message: advice });
+    await expect(memory.add(ROUNDS[1]!)).rejects.toMatchObject({ code: 'CLOSED', message: advice });
+  });
 });
 
 /** A test encoder whose calls wait until `release()`, so a test can write elsewhere meanwhile. */

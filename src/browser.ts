@@ -9,7 +9,7 @@
  * const { blocks } = await memory.retrieve('where does my cat sleep?');
  */
 import type { Memory } from './memory/types.js';
-import { VmemError, isVmemError } from './errors.js';
+import { VmemError, errorCode, isVmemError } from './errors.js';
 import type { ImageDescriber } from './describe/types.js';
 import type { ImageEmbedder, TextEmbedder } from './encoders/types.js';
 import { browserImageResizer } from './images/browser-resize.js';
@@ -112,7 +112,13 @@ export type RemoteChange =
   /** Another tab deleted the memory; it is closed. */
   | { readonly type: 'deleted' }
   /** Reloading after another tab's write failed; the memory is closed. */
-  | { readonly type: 'closed'; readonly error: VmemError };
+  | { readonly type: 'closed'; readonly error: VmemError }
+  /**
+   * The browser closed the memory's database: the site's data was cleared (browser settings,
+   * DevTools, a `Clear-Site-Data` header) or storage failed. The memory is closed, and what it held
+   * is gone from this device; `error` (`STORAGE_FAILED`) says so in words a user can read.
+   */
+  | { readonly type: 'lost'; readonly error: VmemError };
 
 /** Options of `openMemory`. */
 export interface OpenMemoryOptions extends Omit<BrowserEncodersOptions, 'encoders'> {
@@ -248,9 +254,10 @@ export async function openMemory(name: string, options: OpenMemoryOptions = {}):
   const worker = workers.has(encoders) ? (encoders as BrowserEncoders) : undefined;
   const ownsWorker = given === undefined;
   let wordVectors: WordVectors | undefined;
+  let lost: () => Promise<void> = async () => {};
 
   const open = async (): Promise<{ memory: Memory; storage: MemoryStorage }> => {
-    const storage: MemoryStorage = storageKind === 'memory' ? createInMemoryStorage() : await createIdbStorage(name, { concurrentAdds });
+    const storage: MemoryStorage = storageKind === 'memory' ? createInMemoryStorage() : await createIdbStorage(name, { concurrentAdds, onTerminated: () => void lost() });
     try {
       const memory = await createMemory({
         textEncoder: encoders.textEncoder,
@@ -285,6 +292,16 @@ export async function openMemory(name: string, options: OpenMemoryOptions = {}):
 
   let closed = false;
   let stopListening = (): void => {};
+  /** The browser took the database away: what the memory holds in the page is no longer stored anywhere. */
+  lost = async () => {
+    if (closed) return;
+    await close();
+    const error = new VmemError(
+      'STORAGE_FAILED',
+      `The browser closed the database of memory "${name}": this site's stored data was cleared, or storage failed. What it held is no longer on this device; open it again with openMemory (and import an export to restore it).`,
+    );
+    options.onRemoteChange?.({ type: 'lost', error });
+  };
   const close = async (): Promise<void> => {
     if (closed) return;
     closed = true;
@@ -296,12 +313,14 @@ export async function openMemory(name: string, options: OpenMemoryOptions = {}):
   // Writes and reloads take turns: a reload never swaps the memory under a write still running (its
   // rounds would land in a memory already replaced), and a write queued meanwhile reaches the new one.
   const turns = createSerialQueue();
+  const closedError = () => (closed ? new VmemError('CLOSED', `Memory "${name}" is closed; open it again with openMemory(${JSON.stringify(name)}).`) : undefined);
+  const inTurn = <R>(write: () => Promise<R>): Promise<R> => turns.run(write).catch((error: unknown) => Promise.reject(errorCode(error) === 'CLOSED' ? (closedError() ?? error) : error));
   const writes: Pick<Memory, 'add' | 'update' | 'setCaption' | 'forget' | 'clear'> = {
-    add: (rounds, addOptions) => turns.run(() => current.memory.add(rounds, addOptions)),
-    update: (roundId, patch) => turns.run(() => current.memory.update(roundId, patch)),
-    setCaption: (imageId, caption) => turns.run(() => current.memory.setCaption(imageId, caption)),
-    forget: (roundId) => turns.run(() => current.memory.forget(roundId)),
-    clear: () => turns.run(() => current.memory.clear()),
+    add: (rounds, addOptions) => inTurn(() => current.memory.add(rounds, addOptions)),
+    update: (roundId, patch) => inTurn(() => current.memory.update(roundId, patch)),
+    setCaption: (imageId, caption) => inTurn(() => current.memory.setCaption(imageId, caption)),
+    forget: (roundId) => inTurn(() => current.memory.forget(roundId)),
+    clear: () => inTurn(() => current.memory.clear()),
   };
 
   if (storageKind === 'indexeddb') {
@@ -348,7 +367,7 @@ export async function openMemory(name: string, options: OpenMemoryOptions = {}):
     close,
     ...writes,
   } satisfies Omit<BrowserMemory, keyof Memory> & Pick<BrowserMemory, 'close' | keyof typeof writes>;
-  return delegateTo(() => current.memory, extras);
+  return delegateTo(() => current.memory, extras, closedError);
 }
 
 /**
@@ -371,13 +390,24 @@ export { deleteMemory, listMemories };
  * The memory object: the extras first, every other member read from the memory open now. A reload
  * after another tab's write swaps that memory, and whatever `Memory` gains is passed through as is.
  */
-function delegateTo<T extends object>(memory: () => Memory, extras: T): BrowserMemory {
+function delegateTo<T extends object>(memory: () => Memory, extras: T, closedError: () => VmemError | undefined): BrowserMemory {
+  // A closed memory's CLOSED speaks of createMemory; a browser memory is opened again with openMemory.
+  const reworded = (error: unknown): unknown => (errorCode(error) === 'CLOSED' ? (closedError() ?? error) : error);
+  const call = (key: string | symbol, args: unknown[]): unknown => {
+    let result: unknown;
+    try {
+      result = Reflect.apply(Reflect.get(memory(), key) as (...a: unknown[]) => unknown, memory(), args);
+    } catch (error) {
+      throw reworded(error);
+    }
+    return result instanceof Promise ? result.catch((error: unknown) => Promise.reject(reworded(error))) : result;
+  };
   return new Proxy(extras, {
     get(target, key) {
       if (key in target) return Reflect.get(target, key);
       const value = Reflect.get(memory(), key);
       // Looked up at call time, so a verb kept in a variable still reaches the current memory.
-      return typeof value === 'function' ? (...args: unknown[]) => Reflect.apply(Reflect.get(memory(), key) as (...a: unknown[]) => unknown, memory(), args) : value;
+      return typeof value === 'function' ? (...args: unknown[]) => call(key, args) : value;
     },
     has: (target, key) => key in target || key in memory(),
   }) as unknown as BrowserMemory;

@@ -18,8 +18,11 @@ export interface RoundToEncode {
   readonly images: readonly StoredImage[];
 }
 
-/** Rounds per encoder call: progress moves and memory stays bounded on long adds. */
-const ROUNDS_PER_SLICE = 32;
+/**
+ * Rounds per encoder call: progress moves every few rounds and memory stays bounded on long adds.
+ * Batches of 8 and 32 encode at the same rate (docs/architecture.md, decision table).
+ */
+const ROUNDS_PER_SLICE = 8;
 
 /**
  * Encodes rounds into the records storage writes, in slices. Nothing is stored here, so a failure

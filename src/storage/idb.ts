@@ -73,6 +73,12 @@ export interface IdbStorageOptions {
    */
   readonly createNew?: boolean;
   /**
+   * The browser closed the database under the memory: its site data was cleared (settings, DevTools,
+   * a `Clear-Site-Data` header) or storage failed. Every later call rejects with `CLOSED`.
+   * @default none
+   */
+  readonly onTerminated?: () => void;
+  /**
    * What a write of rounds does when another tab wrote since this tab loaded (a long import with a
    * write in another tab meanwhile). `'merge'` stores rounds new to both tabs on top of the other
    * tab's write, numbered after every round stored now, so nothing already encoded is lost; a round
@@ -116,7 +122,8 @@ export async function createIdbStorage(name: string, options: IdbStorageOptions 
         db.close();
       },
       terminated: () => {
-        closedReason = `the browser closed the database of memory "${name}"; open it again`;
+        closedReason = `the browser closed the database of memory "${name}" (its site data was cleared, or storage failed); open it again with openMemory`;
+        options.onTerminated?.();
       },
     }),
   );
@@ -246,8 +253,8 @@ export async function createIdbStorage(name: string, options: IdbStorageOptions 
     async putRounds(records) {
       if (records.length === 0) return;
       assertStorablePictures(records);
-      const first = records[0]!.round.id;
-      const doing = records.length === 1 ? `saving a round (id ${first})` : `saving ${records.length} rounds (from id ${first})`;
+      // In words a user reads: the round ids are the app's business.
+      const doing = records.length === 1 ? 'saving a round' : `saving ${records.length.toLocaleString('en')} rounds`;
       // One transaction for the whole batch: a crash or a full disk leaves all of it or none of it.
       await write(
         doing,
@@ -458,7 +465,7 @@ export function toStorageError(error: unknown, doing: string): VmemError {
       { cause: error },
     );
   }
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
   return new VmemError(
     'STORAGE_FAILED',
     `IndexedDB failed while ${doing}: ${detail}. Check that the site may store data (not a private window with storage blocked) and reload.`,
