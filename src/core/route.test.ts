@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { routePhrasings, type RoutePhrasing } from './route-phrasings.js';
+import { routePhrasings, type RoutePhrasing } from './testing/route-phrasings.js';
 import { retrievalCase, route } from './route.js';
 
 const PHRASINGS = routePhrasings();

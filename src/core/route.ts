@@ -4,7 +4,7 @@ import type { RetrievalCase, Route } from '../types.js';
  * Keyword rules on the question alone. They are general English patterns: which words ask for a
  * picture as the answer, which ask to count or gather, which ask to check a statement. They are
  * judged on dialogues nobody has seen, so no phrase of any one data set belongs here; the phrasings
- * they are tested on (route-phrasings.ts) were written from how people ask, not from a data set.
+ * they are tested on (testing/route-phrasings.ts) were written from how people ask, not from a data set.
  */
 
 /** Nouns that name a picture wherever they stand: "the cat photo", "pictures from the beach". */
