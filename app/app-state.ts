@@ -197,12 +197,20 @@ export class AppState {
   /**
    * Stores rounds as one task, shown from the moment it is asked for until it ends. With
    * `describe: 'background'` the rounds are searchable as soon as they are stored, and their pictures
-   * are described afterwards, as a task of their own.
+   * are described afterwards, as a task of their own. `rounds` may be made inside the task (fetching
+   * a sample's photos), so the progress shows from the moment it is asked for.
    * @example await app.addRounds([round], 'Storing your message')
    */
-  addRounds(rounds: readonly RoundInput[], label: string, options: { readonly describe?: 'wait' | 'background' } = {}): Promise<StoredRound[]> {
+  addRounds(
+    rounds: readonly RoundInput[] | (() => Promise<readonly RoundInput[]>),
+    label: string,
+    options: { readonly describe?: 'wait' | 'background' } = {},
+  ): Promise<StoredRound[]> {
     const memory = this.memory;
-    return this.tasks.run(label, rounds.length, (progress) => memory.add(rounds, { onProgress: progress(), ...options }));
+    return this.tasks.run(label, typeof rounds === 'function' ? undefined : rounds.length, async (progress) => {
+      const toAdd = typeof rounds === 'function' ? await rounds() : rounds;
+      return toAdd.length === 0 ? [] : memory.add(toAdd, { onProgress: progress(), ...options });
+    });
   }
 
   /**

@@ -21,12 +21,13 @@ export function bindAskPane(app: AppState, act: Act): void {
   const setImage = (image: CheckedImage | undefined) => {
     queryImage = image;
     imageName.textContent = image ? image.fileName : '';
+    imageName.title = image ? image.fileName : '';
     clearImage.hidden = !image;
   };
   picker.addEventListener('change', () => {
     const file = picker.files?.[0];
     picker.value = '';
-    if (file) void act(async () => setImage(await readImageFile(file)));
+    if (file) void act(async () => setImage(await readImageFile(file, 'query')));
   });
   clearImage.addEventListener('click', () => setImage(undefined));
   refuseLongPastes(question, act);

@@ -54,7 +54,7 @@ export function bindChatPane(app: AppState, act: Act, onForgotten: () => void): 
           attachments = attachments.filter((_, i) => i !== index);
           renderAttachments();
         });
-        return el('li', {}, el('img', { src: attachment.url, alt: attachment.image.fileName }), el('span', {}, attachment.image.fileName), remove);
+        return el('li', {}, el('img', { src: attachment.url, alt: attachment.image.fileName }), el('span', { class: 'file-name', title: attachment.image.fileName }, attachment.image.fileName), remove);
       }),
     );
   };

@@ -7,6 +7,7 @@ import { bindAskPane } from './ask-pane.js';
 import { bindChatPane } from './chat-pane.js';
 import { byId, el } from './dom.js';
 import { describeEngine } from './engine-status.js';
+import { bindSkipLinks, bindSubmitShortcut } from './keyboard.js';
 import { bindMemoryBar } from './memory-bar.js';
 import { openOrOffer } from './open-offer.js';
 import { keyMissing, lastMemoryName, loadSettings } from './settings.js';
@@ -124,6 +125,8 @@ const chatPane = bindChatPane(app, actReportingTo(regions.compose), () => {
   staleResults('A round was forgotten');
 });
 renderHistory = chatPane.renderHistory;
+bindSkipLinks();
+bindSubmitShortcut();
 bindAskPane(app, actReportingTo(regions.ask));
 // A video becomes one round per segment of keyframes; the memory is looked up at use, as it can be
 // switched. The control shows its errors in its own line, next to it.
@@ -143,7 +146,21 @@ refreshMemories = bindMemoryBar(app, {
   },
   samplesUrl: new URL('samples/', appBase).href,
 }).refresh;
-const settingsForm = bindSettingsForm(app.settings, (settings) => void actReportingTo(regions.settings)(() => app.applySettings(settings)));
+/** The LLM buttons do nothing without a language model: they say so instead of failing on click. */
+const showLlmButtons = () => {
+  const none = app.settings.llm.kind === 'none';
+  for (const button of [byId('answer', HTMLButtonElement), byId('send-and-reply', HTMLButtonElement)]) {
+    button.disabled = none;
+    button.title = none ? 'Choose a language model in Settings first (an OpenAI-compatible endpoint, or WebLLM).' : '';
+  }
+};
+showLlmButtons();
+const settingsForm = bindSettingsForm(app.settings, (settings) =>
+  void actReportingTo(regions.settings)(async () => {
+    await app.applySettings(settings);
+    showLlmButtons();
+  }),
+);
 const savedLlm = app.settings.llm;
 if (savedLlm.kind === 'openai' && keyMissing(savedLlm)) {
   regions.page.notice(`The API key for ${savedLlm.baseUrl} was not remembered on this device; answers need it again.`, {

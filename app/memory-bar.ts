@@ -4,7 +4,7 @@
  * pending until its last batch is stored: if it is interrupted (tab closed, a failure), opening
  * that memory says so and offers to resume it (nothing stored is encoded again) or to delete it.
  */
-import { VmemError } from 'vmem';
+import { VmemError, type RoundInput } from 'vmem';
 import { deleteMemory, importMemory } from 'vmem/browser';
 import type { Act, Alerts } from './alerts.js';
 import type { AppState } from './app-state.js';
@@ -152,14 +152,21 @@ export function bindMemoryBar(app: AppState, hooks: MemoryBarHooks): { refresh()
       try {
         if (app.session?.name !== SAMPLE_MEMORY) await app.openMemory(SAMPLE_MEMORY);
         await refresh();
-        const rounds = await loadSampleConversation(samplesUrl);
-        const missing = rounds.filter((round) => !app.memory.get(round.id!));
-        if (missing.length === 0) {
+        let rounds: readonly RoundInput[] = [];
+        // Shown from the click (the photos are fetched first); searchable as soon as stored, while the
+        // offline describer reads the photos afterwards, with its own progress.
+        const added = await app.addRounds(
+          async () => {
+            rounds = await loadSampleConversation(samplesUrl);
+            return rounds.filter((round) => !app.memory.get(round.id!));
+          },
+          'Loading the sample conversation',
+          { describe: 'background' },
+        );
+        if (added.length === 0) {
           alerts.notice(`The sample conversation is already in memory "${SAMPLE_MEMORY}" (${plural(app.memory.size, 'round')}).`);
           return;
         }
-        // Searchable at once; the offline describer reads the photos afterwards, with its own progress.
-        await app.addRounds(missing, 'Loading the sample conversation', { describe: 'background' });
         changed();
         const sessions = new Set(rounds.map((round) => round.sessionId)).size;
         alerts.notice(`Loaded the sample conversation: ${plural(rounds.length, 'round')} over ${plural(sessions, 'chat session')}. Try "what did my cat look like?"`);

@@ -6,7 +6,7 @@
  * order) and the trace table are folded too, so an answer stays a screen or two tall at any size of
  * memory.
  */
-import type { AnswerResult, ImageRef, RetrievalCase, RetrievalResult, StoredRound, TraceEntry } from 'vmem';
+import type { AnswerResult, ImageRef, RetrievalCase, RetrievalResult, Signal, StoredRound, TraceEntry, TraceHit } from 'vmem';
 import { el } from './dom.js';
 import type { ImageUrls } from './image-urls.js';
 import { ownWords, renderImageStrip, renderRound, roundImages } from './round-view.js';
@@ -87,7 +87,7 @@ export function renderRetrieval(container: HTMLElement, result: RetrievalResult,
   parts.push(list);
 
   if (result.blocks.length > 0) parts.push(renderBlocks(result, images));
-  parts.push(folded(`Trace (${plural(result.trace.length, 'round')}, one row per signal)`, renderTrace(result.trace), 'trace-details'));
+  parts.push(folded(`Trace: why each of the ${plural(result.trace.length, 'round')} came back`, renderTrace(result.trace), 'trace-details'));
   container.replaceChildren(...parts);
 }
 
@@ -176,32 +176,78 @@ function folded(summary: string, content: HTMLElement, className: string): HTMLD
   return el('details', { class: className }, el('summary', {}, summary), content);
 }
 
+/** What each signal's raw score means, for the legend under the trace. */
+const SCORE_SCALES: Readonly<Record<Signal, string>> = {
+  bm25: 'BM25: the summed weight of the question words the round holds (rarer words weigh more); no fixed top, compare it only within one question',
+  'similar-words': 'similar words: how many of the question\'s words the round holds or nearly holds (by word vectors), weighted by rarity; compare within one question',
+  dense: 'dense: cosine similarity of sentence vectors, from -1 to 1; about 0.5 and above is close',
+  image: 'image: cosine similarity of picture vectors, from -1 to 1; about 0.7 and above is the same scene',
+  'caption-anchor': 'caption anchor: cosine of a caption to the LLM\'s guess of the sought picture\'s caption, -1 to 1',
+  'image-echo': 'image echo: cosine of a round to the caption of the best-matching picture, -1 to 1',
+};
+
+/** Signal names as the trace shows them. */
+const SIGNAL_LABELS: Readonly<Record<Signal, string>> = {
+  bm25: 'BM25',
+  'similar-words': 'similar words',
+  dense: 'dense',
+  image: 'image',
+  'caption-anchor': 'caption anchor',
+  'image-echo': 'image echo',
+};
+
+/** A round's votes with each signal once: the best of its rankings (dense searches with the whole question and with its content words). */
+function votesBySignal(hits: readonly TraceHit[]): { hit: TraceHit; rankings: number }[] {
+  const best = new Map<Signal, { hit: TraceHit; rankings: number }>();
+  for (const hit of hits) {
+    const seen = best.get(hit.signal);
+    if (!seen) best.set(hit.signal, { hit, rankings: 1 });
+    else best.set(hit.signal, { hit: hit.rank < seen.hit.rank ? hit : seen.hit, rankings: seen.rankings + 1 });
+  }
+  return [...best.values()].sort((a, b) => a.hit.rank - b.hit.rank);
+}
+
 /**
- * One row per (round, signal): lane, signal, the kind of unit that matched (a machine-derived picture
- * description says so), rank, and whether the round is only context.
+ * One row per returned round: its fused rank, and why it came back: each signal once, with the
+ * round's rank under it first and its raw score after, or the hits it is context for. Three columns,
+ * so it fits a phone; a legend says what each score's scale means.
  */
 export function renderTrace(trace: readonly TraceEntry[]): HTMLElement {
   const body = el('tbody');
   const ordered = [...trace].sort((a, b) => (a.rank ?? Infinity) - (b.rank ?? Infinity));
+  const shown = new Set<Signal>();
   for (const entry of ordered) {
-    const rows = entry.hits.length > 0 ? entry.hits : [undefined];
-    for (const hit of rows) {
-      body.append(
+    const why = el('td', { class: 'why' });
+    if (entry.neighbour) why.append(el('span', { class: 'muted' }, `context of ${entry.neighbourOf?.join(', ') ?? '?'}`));
+    for (const { hit, rankings } of votesBySignal(entry.hits)) {
+      shown.add(hit.signal);
+      const unit = hit.unitKind === 'derived' ? ' · machine-derived description' : hit.unitKind && hit.unitKind !== 'text' ? ` · ${hit.unitKind}` : '';
+      const best = rankings > 1 ? ` (best of ${rankings} searches)` : '';
+      why.append(
         el(
-          'tr',
-          { 'data-round-id': entry.roundId, 'data-rank': entry.rank === undefined ? undefined : String(entry.rank) },
-          el('td', {}, entry.rank === undefined ? '–' : String(entry.rank)),
-          el('td', { class: 'id' }, entry.roundId),
-          el('td', {}, hit?.lane ?? '–'),
-          el('td', {}, hit?.signal ?? '–'),
-          el('td', {}, hit?.unitKind === 'derived' ? 'machine-derived' : (hit?.unitKind ?? '–')),
-          el('td', {}, hit ? String(hit.rank) : '–'),
-          el('td', {}, hit ? hit.score.toFixed(3) : '–'),
-          el('td', { class: 'id' }, entry.neighbour ? `context of ${entry.neighbourOf?.join(', ') ?? '?'}` : 'hit'),
+          'div',
+          { class: 'vote', 'data-signal': hit.signal },
+          el('strong', {}, `${SIGNAL_LABELS[hit.signal]} #${hit.rank}`),
+          el('span', { class: 'muted' }, ` score ${hit.score.toFixed(hit.score >= 10 ? 1 : 3)}${unit}${best}`),
         ),
       );
     }
+    body.append(
+      el(
+        'tr',
+        { 'data-round-id': entry.roundId, 'data-rank': entry.rank === undefined ? undefined : String(entry.rank) },
+        el('td', {}, entry.rank === undefined ? '-' : String(entry.rank)),
+        el('td', { class: 'id' }, entry.roundId),
+        why,
+      ),
+    );
   }
-  const head = el('thead', {}, el('tr', {}, ...['Fused rank', 'Round', 'Lane', 'Signal', 'Unit', 'Signal rank', 'Score', 'Role'].map((title) => el('th', { scope: 'col' }, title))));
-  return el('div', { class: 'table-scroll' }, el('table', { class: 'trace', 'aria-label': 'Retrieval trace' }, head, body));
+  const head = el('thead', {}, el('tr', {}, ...['Rank', 'Round', 'Why it came back'].map((title) => el('th', { scope: 'col' }, title))));
+  const legend = el(
+    'ul',
+    { class: 'trace-legend muted', 'aria-label': 'What the scores mean' },
+    el('li', {}, 'Each signal ranks the rounds on its own (#1 is its best); those ranks are fused into the round\'s rank. The score after a rank is that signal\'s raw score, which only orders rounds within the signal.'),
+    ...[...shown].map((signal) => el('li', {}, SCORE_SCALES[signal])),
+  );
+  return el('div', { class: 'trace-view' }, el('table', { class: 'trace', 'aria-label': 'Retrieval trace' }, head, body), legend);
 }

@@ -99,13 +99,17 @@ test('after the browser clears the site data, the page says the memory is gone, 
   await expect(page.locator('#memory-size')).toContainText('default: 1 round');
 });
 
-test('a stale error goes once a later action succeeds', async ({ page }) => {
+test('a stale error goes once a later action succeeds; the LLM buttons wait for an LLM', async ({ page }) => {
+  await expect(page.getByRole('button', { name: 'Answer with LLM' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Ask LLM to reply' })).toBeDisabled();
+  await page.locator('#query-image').setInputFiles({ name: 'notes.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4') });
+  const refused = page.locator('#ask-alerts [data-code="UNSUPPORTED_FILE"]');
+  await expect(refused).toContainText('"notes.pdf" is an application/pdf file; ask with a JPEG');
+  await expect(refused).toContainText('Choose another picture to ask with.');
   await page.getByRole('textbox', { name: 'Question' }).fill('anything');
-  await page.getByRole('button', { name: 'Answer with LLM' }).click();
-  await expect(page.locator('#ask-alerts [data-code="LLM_UNAVAILABLE"]')).toBeVisible();
   await page.getByRole('button', { name: 'Retrieve' }).click();
   await expect(page.locator('#results .route')).toBeVisible();
-  await expect(page.locator('#ask-alerts [data-code="LLM_UNAVAILABLE"]')).toHaveCount(0);
+  await expect(refused).toHaveCount(0);
 });
 
 test('a tab reloaded while a message is being stored warns first, and the next visit brings the message back', async ({ page }) => {

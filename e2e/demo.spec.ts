@@ -56,7 +56,7 @@ test('a corrupt image, an unsupported file and a 5 MB message each give a clear 
   await expect(page.locator('#compose-alerts [data-code="IMAGE_DECODE_FAILED"]')).toContainText('"broken.jpg" could not be read as an image');
 
   await page.locator('#attach-images').setInputFiles({ name: 'notes.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4 …') });
-  await expect(page.locator('#compose-alerts [data-code="UNSUPPORTED_FILE"]')).toContainText('"notes.pdf" is a application/pdf file');
+  await expect(page.locator('#compose-alerts [data-code="UNSUPPORTED_FILE"]')).toContainText('"notes.pdf" is an application/pdf file');
 
   // A 5 MB message that got in by other means (a script, an extension) is refused at "Add".
   await page.evaluate(() => ((document.getElementById('assistant-text') as HTMLTextAreaElement).value = 'y'.repeat(5_000_000)));

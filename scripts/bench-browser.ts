@@ -8,10 +8,11 @@
  *   - open time of a persisted 5k-round memory, and how it divides (IndexedDB, BM25, the rest),
  *   - persisted 10k- and 100k-round memories: JS heap, IndexedDB size, open time,
  *   - plain Orama hybrid search on the same data, as the reference,
- *   - the offline describer's time per picture in the worker (detection; OCR when it runs).
+ *   - the offline describer's time per picture in the worker (detection; OCR when it runs),
+ *   - loading the demo's sample conversation, and how often its progress moves.
  * Prints a Markdown table. Options: --quick (1k/10k instead of 10k/100k);
- * --only=cold,scale,open,memory,describe to run some of the groups (cold start and ingest;
- * index scale; persisted 5k open; memory at scale; describer); --json FILE writes every figure as
+ * --only=cold,sample,scale,open,memory,describe to run some of the groups (cold start and ingest;
+ * the demo's sample conversation; index scale; persisted 5k open; memory at scale; describer); --json FILE writes every figure as
  * `{ commit, rows: [{ id, value, unit }] }` (scripts/bench-browser/report.ts).
  * Each group is one module under scripts/bench-browser/.
  */
@@ -27,13 +28,14 @@ import { describerTimes } from './bench-browser/describe.js';
 import { launch, log, PORT } from './bench-browser/harness.js';
 import { memoryAtScale } from './bench-browser/memory.js';
 import { report } from './bench-browser/report.js';
+import { sampleLoad } from './bench-browser/sample.js';
 import { indexScale } from './bench-browser/scale.js';
 
 const root = resolve(import.meta.dirname, '..');
 const quick = process.argv.includes('--quick');
 const sizes = { small: quick ? 1_000 : 10_000, large: quick ? 10_000 : 100_000 };
 const onlyArg = process.argv.find((arg) => arg.startsWith('--only='));
-const groups = new Set((onlyArg ? onlyArg.slice('--only='.length) : 'cold,scale,open,memory,describe').split(','));
+const groups = new Set((onlyArg ? onlyArg.slice('--only='.length) : 'cold,sample,scale,open,memory,describe').split(','));
 const jsonAt = process.argv.indexOf('--json');
 const jsonPath = jsonAt >= 0 ? process.argv[jsonAt + 1] : undefined;
 if (jsonAt >= 0 && (!jsonPath || jsonPath.startsWith('--'))) {
@@ -54,6 +56,7 @@ try {
   const scaleProfile = join(profile, 'scale');
   const context = await launch(scaleProfile);
   try {
+    if (groups.has('sample')) await sampleLoad(context);
     if (groups.has('scale') || groups.has('open')) await indexScale(context, sizes, groups);
     if (groups.has('memory')) await memoryAtScale(context, scaleProfile, sizes);
     if (groups.has('describe')) await describerTimes(context);
