@@ -46,7 +46,8 @@ export function bindAskPane(app: AppState, act: Act): void {
       results.setAttribute('aria-busy', 'true');
       try {
         const started = performance.now();
-        const result = await app.memory.retrieve(query());
+        // The demo shows only the hits that pass, and offers the rest as candidates.
+        const result = await app.memory.retrieve(query(), { dropWeakHits: true });
         renderRetrieval(results, result, { images: app.images, round: (id) => app.memory.get(id) }, performance.now() - started);
       } finally {
         results.removeAttribute('aria-busy');

@@ -87,7 +87,7 @@ export interface AbstentionRun {
   readonly minConfidence: number;
   /** Per kind of question: how many, the AUROC of `result.confidence` against the answerable ones, and the share judged not relevant. */
   readonly kinds: readonly { readonly kind: 'answerable' | 'foreign' | 'near-topic'; readonly n: number; readonly auroc?: number; readonly notRelevant: number }[];
-  /** Answerable allClue with `minConfidence: 0` and at the default. */
+  /** Answerable allClue as `full` returns it, and with `dropWeakHits` at the default `minConfidence`. */
   readonly allClueBefore: number;
   readonly allClueAfter: number;
 }
@@ -299,8 +299,8 @@ async function answerAll(built: readonly BuiltMemory[], llm: BenchLlm, progress:
 }
 
 /**
- * Asks every memory its own questions (with no threshold, and at the default) and the questions it
- * cannot answer (`abstention.ts`), under `full`'s options.
+ * Asks every memory its own questions (as `full` returns them, and with `dropWeakHits` at the default
+ * `minConfidence`) and the questions it cannot answer (`abstention.ts`), under `full`'s options.
  */
 async function measureAbstention(built: readonly BuiltMemory[], full: BenchSystem, encoder: MemoTextEncoder, progress: Progress): Promise<AbstentionRun> {
   encoder.useCache = true;
@@ -312,8 +312,8 @@ async function measureAbstention(built: readonly BuiltMemory[], full: BenchSyste
   for (const { conversation, memory } of built) {
     progress.update(`abstention: ${conversation.id}`);
     for (const question of conversation.questions) {
-      const result = await memory.retrieve(question.query, full.options);
-      const open = await memory.retrieve(question.query, { ...full.options, minConfidence: 0 });
+      const open = await memory.retrieve(question.query, full.options);
+      const result = await memory.retrieve(question.query, { ...full.options, dropWeakHits: true });
       confidences.answerable.push(result.confidence);
       if (!result.relevant) notRelevant.answerable++;
       if (scoreQuestion(question, contextFromRounds(open)).allClue) before++;
@@ -352,7 +352,7 @@ async function measureTemporal(built: readonly BuiltMemory[], full: BenchSystem,
     progress.update(`temporal set: question ${at + 1}/${questions.length}`);
     const memory = memoryOf.get(question.conversationId)!;
     const row = tally.get(question.kind)!;
-    const ask = (options: BenchSystem['options']) => memory.retrieve(question.text, { ...options, now: question.now, filter: { timeRange: { to: question.now } }, minConfidence: 0 });
+    const ask = (options: BenchSystem['options']) => memory.retrieve(question.text, { ...options, now: question.now, filter: { timeRange: { to: question.now } } });
     const [timed, untimed] = [await ask(full.options), await ask(without)];
     const first = (result: RetrievalResult) => result.trace.find((entry) => entry.rank === 1)?.roundId;
     if (!question.goldRounds) {

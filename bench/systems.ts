@@ -19,8 +19,6 @@ export interface BenchSystem {
 
 /** Every system stays LLM-free (also in `--llm` mode, where the memory has a provider), so they measure retrieval alone. */
 const NO_LLM: RetrievalOptions = { llmAnchors: false };
-/** The baselines and the ladder below `full` keep every hit: leaving out weak ones is one of the stages `full` adds. */
-const EVERY_HIT: RetrievalOptions = { ...NO_LLM, minConfidence: 0 };
 
 /** No routing and no stage of `full`: what any retrieval system could do with the same lanes. */
 const PLAIN: RetrievalAblation = {
@@ -46,7 +44,7 @@ const SIGNALS = Object.keys(normalizeRetrievalOptions().weights);
 const only = (signals: readonly string[]): RetrievalOptions['weights'] => Object.fromEntries(SIGNALS.map((signal) => [signal, signals.includes(signal) ? 1 : 0]));
 
 /** The ladder below `full` has no word vectors: matching words softly is one of the stages `full` adds. */
-const WITHOUT_SIMILAR_WORDS: RetrievalOptions = { ...EVERY_HIT, weights: { 'similar-words': 0 } };
+const WITHOUT_SIMILAR_WORDS: RetrievalOptions = { ...NO_LLM, weights: { 'similar-words': 0 } };
 
 /**
  * The systems of one run. Baselines:
@@ -58,19 +56,19 @@ const WITHOUT_SIMILAR_WORDS: RetrievalOptions = { ...EVERY_HIT, weights: { 'simi
  * - `vanilla`: every lane the query supports, one fusion over units, bare units returned;
  * - `routed`: reading the question (four-case router, aggregation branch, named times, content words);
  * - `rounds`: rounds as the unit (round documents, BM25 floor, V-Mem's ±1 window);
- * - `full`: the core's defaults, which add the scored context rule, the similar-words signal and the
- *   confidence threshold (the others keep every hit: `minConfidence: 0`).
+ * - `full`: the core's defaults, which add the scored context rule and the similar-words signal.
+ * Every system keeps every ranked hit (`dropWeakHits` is off by default); `--stages` measures turning it on.
  */
 export const BENCH_SYSTEMS: readonly BenchSystem[] = [
-  { name: 'bm25', level: 'round', matchable: true, pictureAsText: true, options: withAblation({ ...EVERY_HIT, weights: only(['bm25']), neighbours: 0 }, { ...PLAIN, bm25Over: 'round' }) },
-  { name: 'dense', level: 'round', matchable: true, pictureAsText: true, options: withAblation({ ...EVERY_HIT, weights: only(['dense']), neighbours: 0 }, PLAIN) },
-  { name: 'bm25-window', level: 'round', matchable: true, pictureAsText: true, options: withAblation({ ...EVERY_HIT, weights: only(['bm25']), neighbours: 1, k: 10 }, { ...PLAIN, bm25Over: 'round' }) },
+  { name: 'bm25', level: 'round', matchable: true, pictureAsText: true, options: withAblation({ ...NO_LLM, weights: only(['bm25']), neighbours: 0 }, { ...PLAIN, bm25Over: 'round' }) },
+  { name: 'dense', level: 'round', matchable: true, pictureAsText: true, options: withAblation({ ...NO_LLM, weights: only(['dense']), neighbours: 0 }, PLAIN) },
+  { name: 'bm25-window', level: 'round', matchable: true, pictureAsText: true, options: withAblation({ ...NO_LLM, weights: only(['bm25']), neighbours: 1, k: 10 }, { ...PLAIN, bm25Over: 'round' }) },
   {
     name: 'hybrid-window',
     level: 'round',
     matchable: true,
     pictureAsText: true,
-    options: withAblation({ ...EVERY_HIT, weights: only(['bm25', 'dense']), neighbours: 1, rrfK: 60, k: 10 }, { ...PLAIN, bm25Over: 'round' }),
+    options: withAblation({ ...NO_LLM, weights: only(['bm25', 'dense']), neighbours: 1, rrfK: 60, k: 10 }, { ...PLAIN, bm25Over: 'round' }),
   },
   { name: 'vanilla', level: 'unit', matchable: true, options: withAblation({ ...WITHOUT_SIMILAR_WORDS, neighbours: 0 }, { ...PLAIN, granularity: 'unit' }) },
   { name: 'routed', level: 'unit', matchable: true, options: withAblation({ ...WITHOUT_SIMILAR_WORDS, neighbours: 0 }, { ...ROUTED, granularity: 'unit' }) },
@@ -89,7 +87,7 @@ export const STAGE_SYSTEMS: readonly BenchSystem[] = [
       ['context: V-Mem ±1 window', { context: 'window' }],
       ['context: ±1 window, evidence only', { context: 'evidence-window' }],
       ['− similar words', {}, { weights: { 'similar-words': 0 } }],
-      ['− confidence threshold', {}, { minConfidence: 0 }],
+      ['+ drop weak hits', {}, { dropWeakHits: true }],
       ['− session share', { sessionShare: 0 }],
       ['− neighbour share', { neighbourShare: 0 }],
       ['− time expressions', { timeExpressions: false }],

@@ -58,7 +58,7 @@ function abstentionTable(abstention: NonNullable<BenchReport['abstention']>): st
   return (
     `Abstention (full, minConfidence ${abstention.minConfidence}): AUROC of result.confidence against the answerable questions; share judged not relevant\n\n` +
     `${markdownTable(['questions', 'n', 'AUROC', 'not relevant'], rows)}\n\n` +
-    `Answerable allClue: ${recall(abstention.allClueBefore)} with minConfidence 0, ${recall(abstention.allClueAfter)} at the default.`
+    `Answerable allClue: ${recall(abstention.allClueBefore)} as returned (every ranked hit), ${recall(abstention.allClueAfter)} with dropWeakHits (hits under minConfidence left out).`
   );
 }
 

@@ -54,13 +54,21 @@ export interface RetrievalOptions {
    */
   readonly now?: TimeInput;
   /**
-   * Hits whose confidence (an estimate of the probability that the round is relevant) is below this
-   * are left out, and when none reaches it the result is `relevant: false` with no rounds (the closest
-   * stay in `candidates`). 0 keeps every hit. The default was chosen on the dev sets so that very few
-   * answerable questions lose their rounds: hiding a real memory is worse than showing a weak one.
+   * The confidence (an estimate of the probability that the round is relevant) a hit needs to count:
+   * when no hit reaches it, the result is `relevant: false`. The default was chosen on the dev sets
+   * so that very few answerable questions are judged not relevant: hiding a real memory is worse than
+   * showing a weak one.
    * @default 0.11
    */
   readonly minConfidence?: number;
+  /**
+   * Leave out the hits under `minConfidence` (they move to `candidates`, with the context that came
+   * only for them), so a result that is not relevant holds no rounds. Off by default: every ranked
+   * hit comes back, each with its confidence, and `relevant` only flags the result, because leaving
+   * out weak hits also leaves out some real ones (docs/retrieval.md has the measured cost).
+   * @default false
+   */
+  readonly dropWeakHits?: boolean;
 }
 
 /**
@@ -195,7 +203,7 @@ export function withAblation(options: RetrievalOptions, ablation: RetrievalAblat
   return { ...options, [ABLATION]: { ...current, ...ablation } } as RetrievalOptions;
 }
 
-const RETRIEVAL_OPTION_KEYS: ReadonlySet<string> = new Set(['k', 'aggregationK', 'neighbours', 'poolSize', 'rrfK', 'weights', 'llmAnchors', 'filter', 'now', 'minConfidence']);
+const RETRIEVAL_OPTION_KEYS: ReadonlySet<string> = new Set(['k', 'aggregationK', 'neighbours', 'poolSize', 'rrfK', 'weights', 'llmAnchors', 'filter', 'now', 'minConfidence', 'dropWeakHits']);
 
 const DEFAULTS: NormalizedRetrievalOptions = {
   k: 23,
@@ -223,6 +231,7 @@ const DEFAULTS: NormalizedRetrievalOptions = {
   explainConfidence: false,
   now: undefined,
   minConfidence: 0.11,
+  dropWeakHits: false,
 };
 
 /**
@@ -270,6 +279,7 @@ export function normalizeRetrievalOptions(options: RetrievalOptions = {}, base: 
     explainConfidence: pick(ablation.explainConfidence, base.explainConfidence),
     now: options.now === undefined ? base.now : timeOf(options.now, 'Retrieval option now'),
     minConfidence: fraction(pick(options.minConfidence, base.minConfidence), 'minConfidence'),
+    dropWeakHits: flag(pick(options.dropWeakHits, base.dropWeakHits), 'dropWeakHits'),
   };
 }
 
@@ -293,6 +303,11 @@ function count(value: number, name: string, min: number): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
     throw new VmemError('INVALID_INPUT', `Retrieval option ${name} must be a whole number of at least ${min}, got ${String(value)}.`);
   }
+  return value;
+}
+
+function flag(value: boolean, name: string): boolean {
+  if (typeof value !== 'boolean') throw new VmemError('INVALID_INPUT', `Retrieval option ${name} must be true or false, got ${String(value)}.`);
   return value;
 }
 

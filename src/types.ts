@@ -215,13 +215,14 @@ export interface RetrievalResult {
   readonly confidence: number;
   /**
    * False when no hit reaches `minConfidence`: memory seems to hold nothing about the question.
-   * Then `blocks`, `images` and `trace` are empty and the closest rounds are in `candidates`.
+   * The ranked hits still come back unless `dropWeakHits` is set; then `blocks`, `images` and
+   * `trace` are empty and the closest rounds are in `candidates`.
    */
   readonly relevant: boolean;
   /**
-   * Hits left out for a confidence under `minConfidence`, best first (with their confidence): every
-   * hit when `relevant` is false, for callers that want the closest rounds anyway. Absent when none
-   * were left out. Read a round with `memory.get(roundId)`.
+   * With `dropWeakHits`: hits left out for a confidence under `minConfidence`, best first (with
+   * their confidence), every hit when `relevant` is false, for callers that want the closest rounds
+   * anyway. Absent when none were left out. Read a round with `memory.get(roundId)`.
    */
   readonly candidates?: readonly TraceEntry[];
   readonly blocks: readonly Block[];

@@ -136,7 +136,7 @@ export function runPlan(view: IndexView, plan: QueryPlan, query: EncodedQuery, o
   const ranked = spans.length > 0 ? preferTimes(view, fused, spans, query.text, now) : fused;
   const confidence = confidenceOf(ranked, spans);
   const selection = select(view, plan, ranked, admit);
-  const result = roundResult(view, plan, ranked, selection, confidence, options.minConfidence, { ...base, ...(spans.length > 0 ? { timeSpans: spans } : {}) });
+  const result = roundResult(view, plan, ranked, selection, confidence, options, { ...base, ...(spans.length > 0 ? { timeSpans: spans } : {}) });
   if (!options.explainConfidence) return result;
   const closeness = Object.fromEntries(selection.hits.map((roundId) => [roundId, confidence.closenessOf(roundId)]));
   return Object.assign(result, { [CONFIDENCE_FEATURES]: { features: confidence.features, closeness } });
@@ -321,9 +321,9 @@ type ResultBase = Pick<RetrievalResult, 'case' | 'route' | 'queryText' | 'captio
 type UnitResultBase = ResultBase & Pick<RetrievalResult, 'confidence' | 'relevant'>;
 
 /**
- * The result of the selected rounds. Hits whose confidence is under `minConfidence` leave the result
- * for `candidates`, with the context rounds that came only for them; with no hit left the result is
- * not relevant and holds no rounds.
+ * The result of the selected rounds: not relevant when no hit reaches `minConfidence`. With
+ * `dropWeakHits`, hits under it leave the result for `candidates`, with the context rounds that came
+ * only for them, so a result that is not relevant holds no rounds.
  */
 function roundResult(
   view: IndexView,
@@ -331,7 +331,7 @@ function roundResult(
   ranked: readonly FusedCandidate[],
   selection: ContextSelection,
   confidence: Confidence,
-  minConfidence: number,
+  { minConfidence, dropWeakHits }: Pick<NormalizedRetrievalOptions, 'minConfidence' | 'dropWeakHits'>,
   base: ResultBase & Pick<RetrievalResult, 'timeSpans'>,
 ): RetrievalResult {
   const candidateOf = new Map(ranked.map((candidate) => [candidate.key, candidate]));
@@ -340,8 +340,9 @@ function roundResult(
     const hits = candidate.votes.map((vote) => toTraceHit(view, vote));
     return { roundId, rank: index + 1, fusedScore: candidate.fusedScore, hits, neighbour: false, confidence: confidence.ofRound(roundId) };
   });
-  const kept = entries.filter((entry) => entry.confidence! >= minConfidence);
-  const dropped = entries.filter((entry) => entry.confidence! < minConfidence);
+  const strong = (entry: TraceEntry) => entry.confidence! >= minConfidence;
+  const kept = dropWeakHits ? entries.filter(strong) : entries;
+  const dropped = dropWeakHits ? entries.filter((entry) => !strong(entry)) : [];
   const keptIds = new Set(kept.map((entry) => entry.roundId));
   const trace: TraceEntry[] = kept.map((entry, index) => ({ ...entry, rank: index + 1 }));
   for (const [roundId, sources] of selection.context) {
@@ -356,7 +357,7 @@ function roundResult(
   return {
     ...base,
     confidence: entries.length === 0 ? 0 : Math.max(...entries.map((entry) => entry.confidence!)),
-    relevant: kept.length > 0,
+    relevant: entries.some(strong),
     blocks,
     images,
     trace,

@@ -71,8 +71,6 @@ async function setup(options: { handler?: FakeHandler; vision?: boolean; resizer
     textEncoder: createHashTextEncoder(),
     llm: createOpenAiProvider({ baseUrl: server.url, model: 'vision-test', vision: options.vision ?? true }),
     ...(options.resizer === false ? {} : { imageResizer: nodeImageResizer }),
-    // Every hit kept: these tests are about which pictures go along, not about confidence.
-    retrieval: { minConfidence: 0 },
   });
   await memory.add(options.rounds ?? conversation());
   return { memory, requests: server.requests };

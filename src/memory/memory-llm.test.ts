@@ -31,7 +31,7 @@ async function memoryWithLlm(reply: (request: RecordedRequest) => string, option
     options.status ? { status: options.status, body: { error: { message: 'upstream down' } } } : { body: completionBody(reply(request)) },
   );
   const llm = createOpenAiProvider({ baseUrl: server.url, model: 'test-model', apiKey: 'sk-secret', vision: options.vision ?? false, timeoutMs: 5_000 });
-  const memory = await createMemory({ textEncoder: createHashTextEncoder(), imageEncoder: constantImageEncoder, llm, retrieval: { minConfidence: 0 } });
+  const memory = await createMemory({ textEncoder: createHashTextEncoder(), imageEncoder: constantImageEncoder, llm });
   await memory.add([
     { id: 'garden', sessionId: 's', user: { text: 'My tomatoes are growing', images: [{ caption: 'green tomato plants on a balcony', bytes: taggedPictureBytes('garden'), mimeType: 'image/jpeg' }] } },
     { id: 'beach', sessionId: 's', user: { text: 'Holiday time', images: [{ caption: 'surfers riding waves at sunset', bytes: taggedPictureBytes('beach'), mimeType: 'image/jpeg' }] } },
@@ -137,7 +137,7 @@ describe('memory.answer: yes/no questions are answered as asked', () => {
   async function memoryThatSays(fact: string | undefined) {
     server = await startFakeOpenAiServer((request) => ({ body: completionBody(peanutModel(request)) }));
     const llm = createOpenAiProvider({ baseUrl: server.url, model: 'test-model', timeoutMs: 5_000 });
-    const memory = await createMemory({ textEncoder: createHashTextEncoder(), llm, retrieval: { minConfidence: 0 } });
+    const memory = await createMemory({ textEncoder: createHashTextEncoder(), llm });
     await memory.add([
       { id: 'weekend', sessionId: 's', user: { text: 'We went hiking in the hills on Saturday.' } },
       ...(fact ? [{ id: 'fact', sessionId: 's', user: { text: fact } }] : []),

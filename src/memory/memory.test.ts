@@ -401,22 +401,37 @@ describe('memory: confidence and abstention', () => {
     expect(known.relevant).toBe(true);
     expect(known.trace[0]).toMatchObject({ roundId: 'order', confidence: known.confidence });
     expect(known.confidence).toBeGreaterThan(0.5);
-    const unknown = await memory.retrieve('What is the name of my dentist?');
+    // By default every ranked hit comes back, and relevant only flags the result.
+    const flagged = await memory.retrieve('What is the name of my dentist?');
+    expect(flagged.relevant).toBe(false);
+    expect(flagged.confidence).toBeLessThan(0.11);
+    expect(flagged.trace.length).toBeGreaterThan(0);
+    expect(flagged.candidates).toBeUndefined();
+    // dropWeakHits leaves out what falls under minConfidence: no rounds, the closest as candidates.
+    const unknown = await memory.retrieve('What is the name of my dentist?', { dropWeakHits: true });
     expect(unknown).toMatchObject({ relevant: false, blocks: [], images: [], trace: [] });
-    expect(unknown.confidence).toBeLessThan(0.11);
-    expect(unknown.candidates!.length).toBeGreaterThan(0);
+    expect(unknown.candidates!.map((entry) => entry.roundId)).toEqual(flagged.trace.filter((entry) => !entry.neighbour).map((entry) => entry.roundId));
     expect(unknown.candidates!.every((entry) => entry.confidence! < 0.11)).toBe(true);
-    // minConfidence 0 keeps every hit, as before.
-    expect((await memory.retrieve('What is the name of my dentist?', { minConfidence: 0 })).relevant).toBe(true);
+    // minConfidence 0 makes every hit count.
+    expect((await memory.retrieve('What is the name of my dentist?', { minConfidence: 0, dropWeakHits: true })).relevant).toBe(true);
   });
 
   it('takes a round that only asks the same question as weak evidence: it is left out, the round that states the answer stays', async () => {
     const memory = await createMemory({ textEncoder: createHashTextEncoder() });
     await memory.add([...shop, { id: 'asked', user: { text: 'What did I order for the garden?' }, assistant: { text: "I don't remember anything about that yet." } }]);
-    const result = await memory.retrieve('What did I order for the garden?');
+    // By default it still comes back, with less confidence than the round that states the answer.
+    const open = await memory.retrieve('What did I order for the garden?');
+    const confidenceOf = (roundId: string) => open.trace.find((entry) => entry.roundId === roundId)!.confidence!;
+    expect(confidenceOf('asked')).toBeLessThan(confidenceOf('order'));
+    const result = await memory.retrieve('What did I order for the garden?', { dropWeakHits: true });
     expect(result.trace.map((entry) => entry.roundId)).not.toContain('asked');
     expect(result.candidates!.map((entry) => entry.roundId)).toContain('asked');
     expect(result.trace[0]!.roundId).toBe('order');
+  });
+
+  it('refuses a dropWeakHits that is not true or false with INVALID_INPUT', async () => {
+    const memory = await createMemory({ textEncoder: createHashTextEncoder() });
+    await expect(memory.retrieve('rake', { dropWeakHits: 'yes' as never })).rejects.toThrow(expect.objectContaining({ code: 'INVALID_INPUT', message: expect.stringContaining('dropWeakHits') }));
   });
 
   it.each([[-0.1], [1.5], [Number.NaN]])('refuses minConfidence: %s with INVALID_INPUT', async (minConfidence) => {

@@ -15,7 +15,7 @@ const similarWordHits = (result: RetrievalResult) => result.trace.filter((entry)
 const bestBySimilarWords = async (memory: Memory, text: string) => (await memory.search({ signal: 'similar-words', text, limit: 1 }))[0]?.roundId;
 
 async function memoryWith(wordVectors = true): Promise<Memory> {
-  const memory = await createMemory({ textEncoder: createHashTextEncoder(), retrieval: { minConfidence: 0 }, ...(wordVectors ? { wordVectors: topicWordVectors() } : {}) });
+  const memory = await createMemory({ textEncoder: createHashTextEncoder(), ...(wordVectors ? { wordVectors: topicWordVectors() } : {}) });
   await memory.add(rounds);
   return memory;
 }

@@ -13,7 +13,7 @@ const at = (day: number, hour = 12) => Date.UTC(2025, 3, day, hour);
 const dataUrl = (bytes: Uint8Array) => `data:image/jpeg;base64,${Buffer.from(bytes).toString('base64')}`;
 
 async function filledMemory(): Promise<Memory> {
-  const memory = await createMemory({ textEncoder: createHashTextEncoder(), imageEncoder: createThumbImageEncoder(decodeImageNode), retrieval: { minConfidence: 0 } });
+  const memory = await createMemory({ textEncoder: createHashTextEncoder(), imageEncoder: createThumbImageEncoder(decodeImageNode) });
   await memory.add([
     { id: 'r1', sessionId: 's1', timestamp: at(1), user: { text: 'I started violin lessons with a new teacher.' }, assistant: { text: 'Exciting!' } },
     { id: 'r2', sessionId: 's1', timestamp: at(3), user: { text: 'Here is my new bike', images: [{ id: 'bike', bytes: photo('sk_motorcycle_left.jpg'), mimeType: 'image/jpeg', caption: 'a motorcycle' }] } },

@@ -12,7 +12,7 @@ import { readFixturePhoto } from '../../testing/shared-data.js';
 const at = (day: number) => Date.UTC(2025, 4, day, 12);
 
 async function conversation(): Promise<Memory> {
-  const memory = await createMemory({ textEncoder: createHashTextEncoder(), imageEncoder: createThumbImageEncoder(decodeImageNode), retrieval: { minConfidence: 0 } });
+  const memory = await createMemory({ textEncoder: createHashTextEncoder(), imageEncoder: createThumbImageEncoder(decodeImageNode) });
   await memory.add([
     { id: 'violin', sessionId: 'a', timestamp: at(1), user: { text: 'I started violin lessons with a teacher called Ana.' }, assistant: { text: 'Lovely!' } },
     { id: 'bike', sessionId: 'a', timestamp: at(3), user: { text: 'Picked this up today', images: [{ id: 'moto', bytes: readFixturePhoto('sk_motorcycle_left.jpg'), mimeType: 'image/jpeg', caption: 'a motorcycle' }] } },

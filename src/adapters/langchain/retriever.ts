@@ -39,8 +39,9 @@ export interface VmemRetrieverInput extends BaseRetrieverInput {
  * Routed retrieval as a LangChain `BaseRetriever`: `invoke(question)` gives one `Document` per
  * returned round (hits by rank, then context rounds), whose `pageContent` is the round as dated
  * `User:`/`Assistant:` lines with its images' captions, and whose metadata carries the round id,
- * session, timestamp, image references and (for hits) confidence. When memory holds nothing that
- * seems relevant (`relevant: false`) it gives no documents.
+ * session, timestamp, image references and (for hits) confidence. With `retrieval: { dropWeakHits:
+ * true }` it gives only the hits that reach `minConfidence`, so none when memory holds nothing that
+ * seems relevant.
  * @example
  * const retriever = new VmemRetriever({ memory, retrieval: { k: 5 } });
  * const docs = await retriever.invoke('Where did my sister move?');
