@@ -16,7 +16,7 @@ import {
 } from 'vmem/browser';
 import { createImageUrls, type ImageUrls } from './image-urls.js';
 import { createLlm, missingKeyError } from './llm.js';
-import { keyMissing, rememberMemoryName, saveSettings, type AppSettings } from './settings.js';
+import { keyMissing, rememberMemoryName, rememberWebGpuAbsent, saveSettings, webGpuAbsentSince, type AppSettings } from './settings.js';
 import { plural, TaskProgress, type TaskState } from './task-progress.js';
 
 /** Rounds per `add` of an import: each batch is stored before the next is encoded, so an interrupted import keeps what it stored. */
@@ -63,6 +63,8 @@ export interface ImportOutcome {
 /** The app's state and verbs. */
 export class AppState {
   engine: BrowserEncoders | undefined;
+  /** Set when the engine runs on WASM without asking for WebGPU, which this browser lacked then. */
+  webGpuAbsentSince: Date | undefined;
   session: MemorySession | undefined;
   settings: AppSettings;
   llm: LlmProvider | undefined;
@@ -94,12 +96,15 @@ export class AppState {
     this.engine = undefined;
     this.modelLoads.clear();
     let engine: BrowserEncoders;
+    const auto = this.settings.backend === 'auto';
+    this.webGpuAbsentSince = auto ? webGpuAbsentSince() : undefined;
     try {
       engine = await startBrowserEncoders({
         encoders: this.settings.encoders,
-        backend: this.settings.backend,
+        backend: this.webGpuAbsentSince ? 'wasm' : this.settings.backend,
         onProgress: (event) => this.onModelProgress(event),
       });
+      if (auto && !this.webGpuAbsentSince) rememberWebGpuAbsent('gpu' in navigator && !engine.webgpu.available);
     } finally {
       this.modelLoads.clear();
       this.events.modelProgress([]);

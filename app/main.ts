@@ -100,7 +100,7 @@ const app = new AppState(
     modelProgress: showModels,
     taskChanged: showTask,
     engineChanged: (engine) => {
-      const status = describeEngine(engine);
+      const status = describeEngine(engine, app.webGpuAbsentSince);
       backendStatus.textContent = status.text;
       backendStatus.dataset.backend = engine.backend;
       backendStatus.dataset.fallback = engine.fallbackReason ? 'true' : 'false';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS, keyMissing, loadSettings, saveSettings, type AppSettings } from './settings.js';
+import { DEFAULT_SETTINGS, keyMissing, loadSettings, rememberWebGpuAbsent, saveSettings, webGpuAbsentSince, type AppSettings } from './settings.js';
 
 /** localStorage stand-in: a Map behind the Storage interface. */
 function memoryStorage(): Storage {
@@ -54,5 +54,18 @@ describe('settings', () => {
     const storage = memoryStorage();
     storage.setItem('vmem:settings', '{not json');
     expect(loadSettings(storage)).toEqual(DEFAULT_SETTINGS);
+  });
+
+  it('believes a missing WebGPU adapter for a week, in the same browser only', () => {
+    const storage = memoryStorage();
+    const day = 86_400_000;
+    const at = (days: number, userAgent = 'Chromium 140') => ({ storage, now: days * day, userAgent });
+    expect(webGpuAbsentSince(at(1000))).toBeUndefined();
+    rememberWebGpuAbsent(true, at(1000));
+    expect(webGpuAbsentSince(at(1006))).toEqual(new Date(1000 * day));
+    expect(webGpuAbsentSince(at(1007))).toBeUndefined();
+    expect(webGpuAbsentSince(at(1001, 'Chromium 141'))).toBeUndefined();
+    rememberWebGpuAbsent(false, at(1001));
+    expect(webGpuAbsentSince(at(1001))).toBeUndefined();
   });
 });

@@ -36,6 +36,9 @@ export const DEFAULT_SETTINGS: AppSettings = { encoders: 'embedded', backend: 'a
 const SETTINGS_KEY = 'vmem:settings';
 const API_KEY_KEY = 'vmem:llm-key';
 const LAST_MEMORY_KEY = 'vmem:last-memory';
+const NO_WEBGPU_KEY = 'vmem:no-webgpu-adapter';
+/** How long a browser's missing WebGPU adapter is believed before it is asked for again. */
+const NO_WEBGPU_BELIEVED_MS = 7 * 86_400_000;
 
 /** Reads saved settings; a damaged entry falls back to the defaults. */
 export function loadSettings(storage: Storage = localStorage): AppSettings {
@@ -87,4 +90,26 @@ export function lastMemoryName(storage: Storage = localStorage): string | undefi
 
 export function rememberMemoryName(name: string, storage: Storage = localStorage): void {
   storage.setItem(LAST_MEMORY_KEY, name);
+}
+
+/** Where the WebGPU note is kept and what it is checked against; injectable for tests. */
+export interface BrowserFacts {
+  readonly storage?: Storage;
+  readonly now?: number;
+  readonly userAgent?: string;
+}
+
+/**
+ * When this browser last had no WebGPU adapter, if that was in the past week: asking again on every
+ * visit only makes the browser log "No available adapters." in the console.
+ */
+export function webGpuAbsentSince({ storage = localStorage, now = Date.now(), userAgent = navigator.userAgent }: BrowserFacts = {}): Date | undefined {
+  const [savedAgent, at] = storage.getItem(NO_WEBGPU_KEY)?.split('\n') ?? [];
+  const when = Number(at);
+  return savedAgent === userAgent && now - when < NO_WEBGPU_BELIEVED_MS ? new Date(when) : undefined;
+}
+
+export function rememberWebGpuAbsent(absent: boolean, { storage = localStorage, now = Date.now(), userAgent = navigator.userAgent }: BrowserFacts = {}): void {
+  if (absent) storage.setItem(NO_WEBGPU_KEY, `${userAgent}\n${now}`);
+  else storage.removeItem(NO_WEBGPU_KEY);
 }

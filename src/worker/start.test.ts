@@ -65,12 +65,15 @@ describe('startEncoders', () => {
     expect(configs.map((config) => config.backend)).toEqual(['webgpu', 'wasm']);
   });
 
-  it('starts on WASM directly when asked to', async () => {
+  it('starts on WASM directly when asked to, without asking for a WebGPU adapter', async () => {
     const { createWorker, configs } = workerFactory(async (config) => ({ text, backend: config.backend }));
-    const engine = await startEncoders({ createWorker, encoders: 'embedded', backend: 'wasm', detect: async () => swiftShader });
+    let probes = 0;
+    const engine = await startEncoders({ createWorker, encoders: 'embedded', backend: 'wasm', detect: async () => (probes++, swiftShader) });
     running.push(engine);
     expect(engine.backend).toBe('wasm');
     expect(configs.map((config) => config.backend)).toEqual(['wasm']);
+    expect(probes).toBe(0);
+    expect(engine.gpu).toMatchObject({ available: false, reason: expect.stringContaining('not checked') });
   });
 
   it('starts loading the worker module while WebGPU is still being probed', async () => {

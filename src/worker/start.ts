@@ -27,6 +27,8 @@ export async function detectWebGpu(): Promise<GpuCapability> {
   return { available: true, isFallbackAdapter: Boolean(adapter.info?.isFallbackAdapter ?? adapter.isFallbackAdapter) };
 }
 
+const WEBGPU_NOT_CHECKED: GpuCapability = { available: false, isFallbackAdapter: false, reason: "not checked, since backend 'wasm' was asked for" };
+
 /** Options of `startEncoders`. */
 export interface StartEncodersOptions extends Omit<EncoderWorkerOptions, 'config'> {
   readonly encoders: EncoderChoice;
@@ -56,7 +58,8 @@ export async function startEncoders(options: StartEncodersOptions): Promise<Star
   const spawned = spawnEncoderWorker(options.createWorker);
   let gpu: GpuCapability;
   try {
-    gpu = await (options.detect ?? detectWebGpu)();
+    // Asked for WASM, nothing asks for an adapter (a browser without one says so in the console).
+    gpu = options.backend === 'wasm' ? WEBGPU_NOT_CHECKED : await (options.detect ?? detectWebGpu)();
   } catch (error) {
     spawned.terminate();
     throw error;
