@@ -46,8 +46,9 @@ export function bindAskPane(app: AppState, act: Act): void {
       results.setAttribute('aria-busy', 'true');
       try {
         const started = performance.now();
-        const result = await app.memory.retrieve(query());
-        renderRetrieval(results, result, app.images, performance.now() - started);
+        // The demo shows only the hits that pass, and offers the rest as candidates.
+        const result = await app.memory.retrieve(query(), { dropWeakHits: true });
+        renderRetrieval(results, result, { images: app.images, round: (id) => app.memory.get(id) }, performance.now() - started);
       } finally {
         results.removeAttribute('aria-busy');
       }
@@ -60,7 +61,7 @@ export function bindAskPane(app: AppState, act: Act): void {
       try {
         const started = performance.now();
         const answer = await app.answer(query());
-        renderRetrieval(results, answer.retrieval, app.images, performance.now() - started, answer);
+        renderRetrieval(results, answer.retrieval, { images: app.images, round: (id) => app.memory.get(id) }, performance.now() - started, answer);
       } finally {
         results.removeAttribute('aria-busy');
         answerButton.disabled = false;

@@ -4,11 +4,14 @@
  *
  * - `withAblation` attaches benchmark switches (routing off, unit granularity, another context rule…)
  *   to retrieval options, so the benchmark can measure what each stage of retrieval adds.
+ * - The confidence model's features and weights are here for `bench/fit-confidence.ts`, which fits them.
  * - `route` is the query router on its own; `retrieve` reports the case it chose.
  * - The describer's text helpers show how a machine-derived description becomes indexed text.
  * - `encodeWordVectors` writes the word-vector file `parseWordVectors` reads (build tooling).
  */
-export { withAblation, normalizeRetrievalOptions, DEFAULT_MAX_TEXT_CHARS } from './options.js';
+export { withAblation, normalizeRetrievalOptions, DEFAULT_MAX_TEXT_CHARS, CONFIDENCE_FEATURES } from './options.js';
+export { QUESTION_FEATURES, questionConfidence, type ConfidenceModel, type QuestionFeatures } from './core/confidence.js';
+export { CONFIDENCE_MODEL } from './core/confidence-model.js';
 export type { RetrievalAblation, ContextRule, NormalizedRetrievalOptions } from './options.js';
 export { route } from './core/route.js';
 export { derivedText, labelledDescription, descriptionParts, descriptionKeywords } from './describe/index.js';

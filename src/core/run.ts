@@ -1,8 +1,10 @@
-import type { NormalizedRetrievalOptions } from '../options.js';
+import { CONFIDENCE_FEATURES, type NormalizedRetrievalOptions } from '../options.js';
 import type { Block, ImageRef, Lane, RetrievalResult, ReturnedUnit, StoredRound, TraceEntry, TraceHit, UnitKind } from '../types.js';
 import { imagesOf } from '../types.js';
 import { toBlocks, withNeighbours } from './assemble.js';
 import { selectScored, type ContextSelection } from './context.js';
+import { scoreConfidence, type Confidence } from './confidence.js';
+import { CONFIDENCE_MODEL } from './confidence-model.js';
 import { compileFilter } from './filter.js';
 import { beyondRounding, bestPerGroup, reciprocalRankFusion, tiesInHistoryOrder, type FusedCandidate, type SignalRanking } from './fusion.js';
 import type { PlannedSearch, QueryInput, QueryPlan, SignalScope } from './plan.js';
@@ -38,6 +40,8 @@ export interface IndexView {
   bm25(text: string, limit: number, accept?: AcceptRound, captionsOnly?: boolean): LaneHit[];
   /** BM25 over whole rounds (their turns' text together). */
   roundBm25(text: string, limit: number, accept?: AcceptRound): LaneHit[];
+  /** How many rounds hold each of the text's words (as BM25 reads them), and how many rounds there are. */
+  roundWordFrequencies(text: string): { readonly frequencies: readonly number[]; readonly documents: number };
   /** Whole rounds by how similar their words are to the text's (word vectors); empty without them. */
   similarWords(text: string, limit: number, accept?: AcceptRound): LaneHit[];
   /** Text-lane dense search; `captionsOnly` restricts it to caption units. */
@@ -99,12 +103,43 @@ export function runPlan(view: IndexView, plan: QueryPlan, query: EncodedQuery, o
       : {}),
     ...(query.warnings?.length ? { warnings: query.warnings } : {}),
   };
-  if (unitLevel) return unitResult(view, fused.slice(0, plan.k), base);
+  const roundText = (roundId: string) => {
+    const round = roundAt(view, roundId);
+    return round && `${round.user.text}\n${round.assistant.text}`;
+  };
+  // For a picture target, "photo" or "show" names what is sought, not words a round should hold.
+  const evidenceText = plan.route.target === 'image' ? query.text.replace(PICTURE_WORDS, ' ') : query.text;
+  const confidenceOf = (ranked: readonly FusedCandidate[], spans: readonly TimeSpan[] = []) =>
+    scoreConfidence(
+      {
+        question: evidenceText,
+        withImage: plan.route.queryModality === 'text+image',
+        rankings,
+        fused: ranked,
+        roundText,
+        wordFrequencies: view.roundWordFrequencies(evidenceText),
+        bm25Anywhere: evidenceText.trim() ? (view.roundBm25(evidenceText, 1, admit)[0]?.score ?? 0) : 0,
+        inNamedTime: (roundId) => {
+          const at = roundAt(view, roundId)?.timestamp;
+          return at !== undefined && spans.some((span) => !span.soft && at >= span.start && at < span.end);
+        },
+      },
+      CONFIDENCE_MODEL,
+    );
+  if (unitLevel) {
+    const confidence = confidenceOf(fused);
+    return unitResult(view, fused.slice(0, plan.k), { ...base, confidence: confidence.overall, relevant: true });
+  }
 
-  const spans = options.timeExpressions ? timeSpansIn(query.text, { now: options.now ?? Date.now(), hasRoundsIn: (start, end) => view.history.some((round) => round.timestamp >= start && round.timestamp < end) }) : [];
-  const ranked = spans.length > 0 ? preferTimes(view, fused, spans) : fused;
+  const now = options.now ?? Date.now();
+  const spans = options.timeExpressions ? timeSpansIn(query.text, { now, hasRoundsIn: (start, end) => view.history.some((round) => round.timestamp >= start && round.timestamp < end) }) : [];
+  const ranked = spans.length > 0 ? preferTimes(view, fused, spans, query.text, now) : fused;
+  const confidence = confidenceOf(ranked, spans);
   const selection = select(view, plan, ranked, admit);
-  return roundResult(view, plan, ranked, selection, { ...base, ...(spans.length > 0 ? { timeSpans: spans } : {}) });
+  const result = roundResult(view, plan, ranked, selection, confidence, options, { ...base, ...(spans.length > 0 ? { timeSpans: spans } : {}) });
+  if (!options.explainConfidence) return result;
+  const closeness = Object.fromEntries(selection.hits.map((roundId) => [roundId, confidence.closenessOf(roundId)]));
+  return Object.assign(result, { [CONFIDENCE_FEATURES]: { features: confidence.features, closeness } });
 }
 
 /** The rounds a scope lets a signal vote for, built once per query. */
@@ -228,20 +263,44 @@ function echoSearch(view: IndexView, imageHits: readonly LaneHit[], limit: numbe
   return vector ? view.dense(vector, limit, accept) : [];
 }
 
+const PICTURE_WORDS = /\b(?:images?|photos?|photographs?|pictures?|pics?|snapshots?|screenshots?|selfies?|show(?:s|ed|n)?|look(?:s|ed)?\s+like)\b/gi;
+
+/** A past-tense question asks what was done: "What did I do last weekend?", "Where was I a week ago?". */
+const PAST_QUESTION = /\b(?:did|was|were|had|went|got|made|took|saw|visited|happened|ago|yesterday|last)\b/i;
+/** A turn that plans rather than reports: "Next weekend I want to try the climbing gym." */
+const PLANS = /\b(?:next\s+(?:week|weekend|month|year|time|mon|tues|wednes|thurs|fri|satur|sun)\w*|tomorrow|going\s+to|gonna|plan(?:ning)?\s+(?:to|on)|want\s+to|wanna|hop(?:e|ing)\s+to|would\s+like\s+to|i'?ll|i\s+will|intend\s+to|about\s+to|can'?t\s+wait\s+to|thinking\s+(?:of|about)\s+\w+ing)\b/i;
+const REPORTS = /\b(?:went|did|was|were|had|got|saw|made|took|visited|finished|tried|bought|came|ate|met|played|spent|watched|loved|enjoyed)\b/i;
+const DAY = 86_400_000;
+/** People tell of an event in the days after it: rounds up to a week after a span are half inside it. */
+const TOLD_AFTER = 7 * DAY;
+
 /**
- * Rounds inside a time the question names ("in May 2023") rank above the rest, in their fused order:
- * the date narrows where to look more sharply than any word. A round is inside from a day before the
- * span to a week after it, since people tell of an event in the days that follow.
+ * Rounds inside a time the question names ("in May 2023", "last weekend") rank above the rest, in
+ * their fused order: the date narrows where to look more sharply than any word. A round inside the
+ * span gets the best fused score on top of its own; one told in the week after it (or the day
+ * before), or inside a vague phrase's window ("recently"), gets half that. A past-tense question
+ * prefers what was done over what was planned: a round that only plans gets half its share.
  */
-function preferTimes(view: IndexView, fused: readonly FusedCandidate[], spans: readonly TimeSpan[]): FusedCandidate[] {
-  const DAY = 86_400_000;
-  const inside = (candidate: FusedCandidate) => {
-    const round = roundAt(view, candidate.key);
-    return round !== undefined && spans.some((span) => round.timestamp >= span.start - DAY && round.timestamp < span.end + 7 * DAY);
-  };
+function preferTimes(view: IndexView, fused: readonly FusedCandidate[], spans: readonly TimeSpan[], question: string, now: number): FusedCandidate[] {
+  const pastTense = PAST_QUESTION.test(question);
   const top = fused[0]?.fusedScore ?? 0;
+  const share = (round: StoredRound): number => {
+    let best = 0;
+    for (const span of spans) {
+      const weight = span.soft ? 0.5 : 1;
+      const at = round.timestamp;
+      if (at >= span.start && at < span.end) best = Math.max(best, weight);
+      else if (!span.soft && ((at >= span.end && at < Math.min(span.end + TOLD_AFTER, Math.max(now, span.end))) || (at >= span.start - DAY && at < span.start))) best = Math.max(best, weight / 2);
+    }
+    const planned = best > 0 && pastTense && PLANS.test(round.user.text) && !REPORTS.test(round.user.text);
+    return planned ? best / 2 : best;
+  };
   return fused
-    .map((candidate) => (inside(candidate) ? { ...candidate, fusedScore: candidate.fusedScore + top } : candidate))
+    .map((candidate) => {
+      const round = roundAt(view, candidate.key);
+      const weight = round ? share(round) : 0;
+      return weight > 0 ? { ...candidate, fusedScore: candidate.fusedScore + weight * top } : candidate;
+    })
     .sort((a, b) => beyondRounding(b.fusedScore - a.fusedScore));
 }
 
@@ -259,18 +318,51 @@ function select(view: IndexView, plan: QueryPlan, ranked: readonly FusedCandidat
 }
 
 type ResultBase = Pick<RetrievalResult, 'case' | 'route' | 'queryText' | 'captionAnchor' | 'imageKeywords' | 'imageMatch' | 'warnings'>;
+type UnitResultBase = ResultBase & Pick<RetrievalResult, 'confidence' | 'relevant'>;
 
-function roundResult(view: IndexView, plan: QueryPlan, ranked: readonly FusedCandidate[], selection: ContextSelection, base: ResultBase & Pick<RetrievalResult, 'timeSpans'>): RetrievalResult {
+/**
+ * The result of the selected rounds: not relevant when no hit reaches `minConfidence`. With
+ * `dropWeakHits`, hits under it leave the result for `candidates`, with the context rounds that came
+ * only for them, so a result that is not relevant holds no rounds.
+ */
+function roundResult(
+  view: IndexView,
+  plan: QueryPlan,
+  ranked: readonly FusedCandidate[],
+  selection: ContextSelection,
+  confidence: Confidence,
+  { minConfidence, dropWeakHits }: Pick<NormalizedRetrievalOptions, 'minConfidence' | 'dropWeakHits'>,
+  base: ResultBase & Pick<RetrievalResult, 'timeSpans'>,
+): RetrievalResult {
   const candidateOf = new Map(ranked.map((candidate) => [candidate.key, candidate]));
-  const blocks: Block[] = toBlocks(new Set([...selection.hits, ...selection.context.keys()]), view.history, view.indexOf);
-  const trace: TraceEntry[] = selection.hits.map((roundId, index) => {
+  const entries: TraceEntry[] = selection.hits.map((roundId, index) => {
     const candidate = candidateOf.get(roundId)!;
-    return { roundId, rank: index + 1, fusedScore: candidate.fusedScore, hits: candidate.votes.map((vote) => toTraceHit(view, vote)), neighbour: false };
+    const hits = candidate.votes.map((vote) => toTraceHit(view, vote));
+    return { roundId, rank: index + 1, fusedScore: candidate.fusedScore, hits, neighbour: false, confidence: confidence.ofRound(roundId) };
   });
-  for (const [roundId, sources] of selection.context) trace.push({ roundId, fusedScore: 0, hits: [], neighbour: true, neighbourOf: sources });
+  const strong = (entry: TraceEntry) => entry.confidence! >= minConfidence;
+  const kept = dropWeakHits ? entries.filter(strong) : entries;
+  const dropped = dropWeakHits ? entries.filter((entry) => !strong(entry)) : [];
+  const keptIds = new Set(kept.map((entry) => entry.roundId));
+  const trace: TraceEntry[] = kept.map((entry, index) => ({ ...entry, rank: index + 1 }));
+  for (const [roundId, sources] of selection.context) {
+    const ofKept = sources.filter((source) => keptIds.has(source));
+    // Context stays while a hit it came for stays (a session's context with no hit named stays with any hit).
+    if (ofKept.length > 0 || (sources.length === 0 && kept.length > 0)) trace.push({ roundId, fusedScore: 0, hits: [], neighbour: true, neighbourOf: ofKept });
+  }
+  const blocks: Block[] = toBlocks(new Set(trace.map((entry) => entry.roundId)), view.history, view.indexOf);
+  const hitIds = kept.map((entry) => entry.roundId);
   const targetsImages = plan.route.target === 'image';
-  const images = targetsImages ? imagesOfTopRounds(view, selection.hits.map((roundId) => candidateOf.get(roundId)!)) : imagesOfRounds(view, selection.hits);
-  return { ...base, blocks, images, trace };
+  const images = targetsImages ? imagesOfTopRounds(view, hitIds.map((roundId) => candidateOf.get(roundId)!)) : imagesOfRounds(view, hitIds);
+  return {
+    ...base,
+    confidence: entries.length === 0 ? 0 : Math.max(...entries.map((entry) => entry.confidence!)),
+    relevant: entries.some(strong),
+    blocks,
+    images,
+    trace,
+    ...(dropped.length > 0 ? { candidates: dropped } : {}),
+  };
 }
 
 /** For image targets: each top round's images, the one a signal matched first; else its neighbours'. */
@@ -308,7 +400,7 @@ function imagesOfRounds(view: IndexView, roundIds: readonly string[]): ImageRef[
   });
 }
 
-function unitResult(view: IndexView, fused: readonly FusedCandidate[], base: ResultBase): RetrievalResult {
+function unitResult(view: IndexView, fused: readonly FusedCandidate[], base: UnitResultBase): RetrievalResult {
   const units: ReturnedUnit[] = [];
   for (const candidate of fused) {
     const info = view.unit(candidate.key);

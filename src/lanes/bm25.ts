@@ -116,6 +116,15 @@ export class Bm25Index {
     return hits.map((hit) => ({ id: ids[hit.key - 1]!, score: hit.score }));
   }
 
+  /** How many documents hold each of the query's words (as the search tokenizes them), in order, and how many documents there are. */
+  documentFrequencies(query: string): { readonly frequencies: readonly number[]; readonly documents: number } {
+    if (this.count === 0 || query.trim() === '') return { frequencies: [], documents: this.count };
+    const orama = this.orama;
+    const root = orama.data.index.indexes[PROPERTY]!.node;
+    const frequencies = orama.tokenizer.tokenize(query, undefined).map((token) => wordsWithPrefix(root, token).reduce((sum, { docs }) => sum + docs.size, 0));
+    return { frequencies, documents: this.count };
+  }
+
   private get orama(): OramaInternals {
     return this.db as unknown as OramaInternals;
   }

@@ -169,6 +169,11 @@ export class Lanes {
     return this.roundIndex.search(text, limit, accept).map((hit) => ({ unitId: hit.id, roundId: hit.id, score: hit.score }));
   }
 
+  /** How many rounds hold each of the text's words (BM25's tokens), and how many rounds there are. */
+  roundWordFrequencies(text: string): { readonly frequencies: readonly number[]; readonly documents: number } {
+    return this.roundIndex.documentFrequencies(text);
+  }
+
   /** Rounds by the similarity of their words to the question's (empty without word vectors). */
   similarWords(text: string, limit: number, accept?: AcceptRound): LaneHit[] {
     return this.similarWordsIndex?.search(text, limit, accept) ?? [];

@@ -27,8 +27,9 @@ function rowsOf(text: string, vectors: WordVectors): number[] {
 /**
  * The `similar-words` signal over whole rounds: every question word is matched to the round's most
  * similar word by the word vectors, and a round scores the sum of those similarities, each weighted
- * by how rare the question word is in this memory (its IDF). A word the round holds itself counts 1,
- * so this is BM25's matching made soft, not a second sentence vector.
+ * by how rare the question word is in this memory (its IDF), over the sum of those weights: the share
+ * of the question's words, by rarity, that the round matches, in [0, 1]. A word the round holds
+ * itself counts 1, so this is BM25's matching made soft, not a second sentence vector.
  *
  * Rounds are read on the first search after they change, not when added, so opening a large memory
  * costs nothing here and no copy of their text is kept meanwhile: `textOf` reads it then. A search
@@ -114,12 +115,14 @@ export class SimilarWordsIndex {
         }
       }
     }
+    // Scores are the share of the question's words (by rarity) a round matches, in [0, 1].
+    const total = weights.reduce((sum, weight) => sum + weight, 0) || 1;
     const top = new TopK(limit);
     for (const slot of touched) {
       if (accept && !accept(this.roundIdAt[slot]!)) continue;
       let score = 0;
       for (let word = 0; word < words; word++) score += weights[word]! * best[slot * words + word]!;
-      top.offer(slot, score);
+      top.offer(slot, score / total);
     }
     return top.sorted().map(({ key, score }) => ({ unitId: this.roundIdAt[key]!, roundId: this.roundIdAt[key]!, score }));
   }
