@@ -4,7 +4,8 @@
  * `scripts/build-app.ts`.
  */
 import { resolve } from 'node:path';
-import { defineConfig, type Connect, type Plugin } from 'vite';
+import { defineConfig, type Connect, type Plugin, type Rolldown } from 'vite';
+import { compressedFiles } from './scripts/serve-compressed.js';
 
 /**
  * The package's entries by name, resolved to their sources: the demo, the drop-in and the bench page
@@ -13,8 +14,17 @@ import { defineConfig, type Connect, type Plugin } from 'vite';
  */
 export const VMEM_ENTRY_ALIASES = [
   { find: /^vmem$/, replacement: resolve(import.meta.dirname, 'src/index.ts') },
-  { find: /^vmem\/(browser|node|hub|internal|ai-sdk|langchain)$/, replacement: resolve(import.meta.dirname, 'src/$1.ts') },
+  { find: /^vmem\/(browser|node|hub|web-llm|tools|video|internal|ai-sdk|langchain)$/, replacement: resolve(import.meta.dirname, 'src/$1.ts') },
 ];
+
+/**
+ * One onnxruntime-web in every build: transformers.js (the hub encoders) imports its WebGPU build,
+ * whose binary is another 27 MB; it runs on the full build the embedded encoders' WebGPU path loads.
+ */
+export const ONE_ONNX_RUNTIME = {
+  alias: [{ find: /^onnxruntime-web\/webgpu$/, replacement: 'onnxruntime-web' }],
+  dedupe: ['onnxruntime-web'],
+};
 
 /** Where `vite build` writes the app, and where `vite preview` serves it from. */
 export const APP_OUT_DIR = 'dist-app';
@@ -42,6 +52,21 @@ function isolationHeaders(): Plugin {
     configureServer: (server) => void server.middlewares.use(middleware),
     configurePreviewServer: (server) => void server.middlewares.use(middleware),
   };
+}
+
+/**
+ * Chunks of the optional runtimes named for what they are (WebLLM, transformers.js for the hub
+ * encoders, onnxruntime-web's full build for WebGPU), so the offline precache leaves them to first use.
+ */
+const OPTIONAL_RUNTIMES: readonly [RegExp, string][] = [
+  [/@mlc-ai[\\/]web-llm/, 'web-llm'],
+  [/@huggingface[\\/]transformers/, 'hub'],
+  [/onnxruntime-web[\\/]dist[\\/]ort\.bundle\.min/, 'ort-full'],
+];
+function chunkFileNames(chunk: Rolldown.PreRenderedChunk): string {
+  const ids = [chunk.facadeModuleId ?? '', ...chunk.moduleIds];
+  const runtime = OPTIONAL_RUNTIMES.find(([pattern]) => ids.some((id) => pattern.test(id)));
+  return `assets/${runtime ? runtime[1] : '[name]'}-[hash].js`;
 }
 
 /**
@@ -80,9 +105,9 @@ function contentSecurityPolicy(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [isolationHeaders(), contentSecurityPolicy()],
-  resolve: { alias: VMEM_ENTRY_ALIASES },
-  worker: { format: 'es' },
+  plugins: [isolationHeaders(), contentSecurityPolicy(), compressedFiles()],
+  resolve: { alias: [...VMEM_ENTRY_ALIASES, ...ONE_ONNX_RUNTIME.alias], dedupe: ONE_ONNX_RUNTIME.dedupe },
+  worker: { format: 'es', rolldownOptions: { output: { chunkFileNames } } },
   // transformers.js and onnxruntime-web are large and already optimised; pre-bundling them only slows `vite dev`.
   optimizeDeps: { exclude: ['@huggingface/transformers', 'onnxruntime-web'] },
   server: { port: 4180, strictPort: true },
@@ -99,6 +124,7 @@ export default defineConfig({
         dropinExample: resolve(import.meta.dirname, 'dropin-example.html'),
         bench: resolve(import.meta.dirname, 'bench.html'),
       },
+      output: { chunkFileNames },
     },
   },
 });

@@ -14,6 +14,9 @@ import {
   type EncoderCallCounts,
   type RemoteChange,
 } from 'vmem/browser';
+// onnxruntime-web's full build, for WebGPU and the hub encoders: vmem does not ship it, so the app
+// names it and Vite emits it; the browser fetches it only when one of those runs.
+import webgpuWasm from 'onnxruntime-web/ort-wasm-simd-threaded.jsep.wasm?url';
 import { createImageUrls, type ImageUrls } from './image-urls.js';
 import { createLlm, missingKeyError } from './llm.js';
 import { keyMissing, rememberMemoryName, rememberWebGpuAbsent, saveSettings, webGpuAbsentSince, type AppSettings } from './settings.js';
@@ -102,6 +105,7 @@ export class AppState {
       engine = await startBrowserEncoders({
         encoders: this.settings.encoders,
         backend: this.webGpuAbsentSince ? 'wasm' : this.settings.backend,
+        webgpuWasm,
         onProgress: (event) => this.onModelProgress(event),
       });
       if (auto && !this.webGpuAbsentSince) rememberWebGpuAbsent('gpu' in navigator && !engine.webgpu.available);

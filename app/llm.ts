@@ -1,5 +1,6 @@
 /** Builds the LLM provider the settings ask for. */
-import { VmemError, createNoneProvider, createOpenAiProvider, createWebLlmProvider, type LlmProvider, type ProgressCallback } from 'vmem';
+import { VmemError, createNoneProvider, createOpenAiProvider, type LlmProvider, type ProgressCallback } from 'vmem';
+import { createWebLlmProvider } from 'vmem/web-llm';
 import { keyMissing, type LlmSettings } from './settings.js';
 
 /**

@@ -1,6 +1,7 @@
 /**
- * Renders a retrieval the way a reader checks it: the route, the retrieved images, then the hit
- * rounds in rank order, each with its own images and, folded away, the rounds around it that came
+ * Renders a retrieval the way a reader checks it: the route and how sure it is, how the question's
+ * times were read, the retrieved images, then the hit rounds in rank order (or, when nothing seems
+ * to match, that, with the closest rounds folded away), each with its own images and, folded away, the rounds around it that came
  * along as context. The first hits are open, the rest one line each; the blocks the LLM reads (time
  * order) and the trace table are folded too, so an answer stays a screen or two tall at any size of
  * memory.
@@ -22,8 +23,15 @@ const CASE_LABELS: Readonly<Record<RetrievalCase, string>> = {
 /** Hits shown open; the rest are folded to one line. */
 export const OPEN_HITS = 3;
 
+/** What the view shows a result with: the memory's pictures, and its rounds (for the candidates of a result that found nothing). */
+export interface ResultsContext {
+  readonly images: ImageUrls;
+  readonly round: (roundId: string) => StoredRound | undefined;
+}
+
 /** Replaces `container`'s content with the result. `elapsedMs` is shown next to the route. */
-export function renderRetrieval(container: HTMLElement, result: RetrievalResult, images: ImageUrls, elapsedMs: number, answer?: AnswerResult): void {
+export function renderRetrieval(container: HTMLElement, result: RetrievalResult, shown: ResultsContext, elapsedMs: number, answer?: AnswerResult): void {
+  const images = shown.images;
   const roundOf = new Map(result.blocks.flatMap((block) => block.rounds).map((round) => [round.id, round]));
   const hits = result.trace.filter((entry) => !entry.neighbour && entry.rank !== undefined).sort((a, b) => a.rank! - b.rank!);
   const route = result.route;
@@ -36,9 +44,10 @@ export function renderRetrieval(container: HTMLElement, result: RetrievalResult,
       el('strong', {}, 'Route: '),
       el('span', { class: 'case' }, CASE_LABELS[result.case]),
       flags ? ` (${flags})` : '',
-      el('span', { class: 'muted' }, ` · ${plural(hits.length, 'hit')}, ${plural(context, 'round')} of context · ${Math.round(elapsedMs)} ms`),
+      el('span', { class: 'muted' }, ` · ${plural(hits.length, 'hit')}, ${plural(context, 'round')} of context · confidence ${result.confidence.toFixed(2)} · ${Math.round(elapsedMs)} ms`),
     ),
   ];
+  if (result.timeSpans?.length) parts.push(renderTimes(result.timeSpans));
   if (answer) parts.push(el('section', { class: 'answer', 'aria-label': 'Answer' }, el('h3', {}, 'Answer'), el('p', {}, answer.answer)));
   if (result.captionAnchor) parts.push(el('p', { class: 'muted' }, `Hypothetical caption searched: ${result.captionAnchor}`));
   for (const warning of result.warnings ?? []) parts.push(el('p', { class: 'muted warning' }, warning));
@@ -56,11 +65,24 @@ export function renderRetrieval(container: HTMLElement, result: RetrievalResult,
   }
 
   parts.push(el('h3', {}, 'Top rounds'));
-  if (hits.length === 0) parts.push(el('p', { class: 'muted' }, 'Nothing in memory matches yet.'));
+  if (!result.relevant) {
+    parts.push(el('p', { class: 'nothing-found' }, 'Nothing in memory seems to match.'));
+    const candidates = (result.candidates ?? []).flatMap((entry) => {
+      const round = shown.round(entry.roundId);
+      return round ? [{ entry, round }] : [];
+    });
+    if (candidates.length > 0) {
+      const list = el('ol', { class: 'candidates', 'aria-label': 'Closest rounds, best first' });
+      for (const { entry, round } of candidates.slice(0, OPEN_HITS * 2)) {
+        list.append(el('li', { class: 'candidate', 'data-round-id': round.id }, renderRound(round, { images, badge: `confidence ${(entry.confidence ?? 0).toFixed(2)}` })));
+      }
+      parts.push(folded(`Show the ${plural(Math.min(candidates.length, OPEN_HITS * 2), 'closest round')} anyway`, list, 'candidates-details'));
+    }
+  }
   const list = el('ol', { class: 'hits', 'aria-label': 'Top rounds, best first' });
   for (const [at, hit] of hits.entries()) {
     const round = roundOf.get(hit.roundId);
-    if (round) list.append(renderHit(round, hit.rank!, neighboursOf(hit.roundId, result, roundOf), images, at < OPEN_HITS));
+    if (round) list.append(renderHit(round, hit, neighboursOf(hit.roundId, result, roundOf), images, at < OPEN_HITS));
   }
   parts.push(list);
 
@@ -82,6 +104,18 @@ function retrievedImages(result: RetrievalResult, hits: readonly TraceEntry[]): 
     .sort((a, b) => (a.rank ?? Infinity) - (b.rank ?? Infinity));
 }
 
+/** How the question's times were read: each phrase and the days it was taken to mean. */
+function renderTimes(spans: NonNullable<RetrievalResult['timeSpans']>): HTMLElement {
+  const day = (ms: number) => new Date(ms).toLocaleDateString(undefined, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+  const readings = spans.map((span) => {
+    // `end` is exclusive: the last day read is the one before it.
+    const last = day(span.end - 1);
+    const days = day(span.start) === last ? last : `${day(span.start)} – ${last}`;
+    return `"${span.text}" → ${days}${span.soft ? ' (roughly)' : ''}`;
+  });
+  return el('p', { class: 'muted times-read' }, `Times read: ${readings.join('; ')}`);
+}
+
 /** The context rounds a hit brought along, in time order. */
 function neighboursOf(roundId: string, result: RetrievalResult, roundOf: ReadonlyMap<string, StoredRound>): StoredRound[] {
   return result.trace
@@ -91,9 +125,10 @@ function neighboursOf(roundId: string, result: RetrievalResult, roundOf: Readonl
     .sort((a, b) => a.seq - b.seq);
 }
 
-function renderHit(round: StoredRound, rank: number, neighbours: readonly StoredRound[], images: ImageUrls, open: boolean): HTMLElement {
+function renderHit(round: StoredRound, hit: TraceEntry, neighbours: readonly StoredRound[], images: ImageUrls, open: boolean): HTMLElement {
+  const rank = hit.rank!;
   const item = el('li', { class: 'hit', id: `hit-${rank}`, 'data-rank': String(rank), 'data-round-id': round.id });
-  const body = [renderRound(round, { images, badge: `hit #${rank}` })];
+  const body = [renderRound(round, { images, badge: `hit #${rank} · confidence ${(hit.confidence ?? 0).toFixed(2)}` })];
   if (neighbours.length > 0) {
     const around = el('ol', { class: 'context' });
     for (const neighbour of neighbours) around.append(el('li', { class: 'neighbour' }, renderRound(neighbour, { images, badge: 'context' })));

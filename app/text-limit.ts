@@ -3,7 +3,8 @@
  * (inserting megabytes into a textarea blocks the page for seconds), and a submit is checked with
  * the same wording the library uses.
  */
-import { DEFAULT_MAX_TEXT_CHARS, VmemError } from 'vmem';
+import { VmemError } from 'vmem';
+import { DEFAULT_MAX_TEXT_CHARS } from 'vmem/internal';
 import type { Act } from './alerts.js';
 
 /**

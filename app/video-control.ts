@@ -3,7 +3,8 @@
  * as rounds (one per T seconds, up to K keyframes each). Needs the main thread (it decodes the video
  * in a `<video>` element); the rounds themselves can go to a memory in a worker.
  */
-import { clipToRounds, errorCode, formatClock, openVideoFrames, type ClipOptions, type RoundInput, type StoredRound, type VmemProgress } from 'vmem';
+import { errorCode, type RoundInput, type StoredRound, type VmemProgress } from 'vmem';
+import { clipToRounds, formatClock, openVideoFrames, type ClipOptions } from 'vmem/video';
 import { el } from './dom.js';
 
 /** What the control needs. */

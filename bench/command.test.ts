@@ -73,7 +73,7 @@ describe('bench command', () => {
 
   it('writes the report schema with every system and matched baseline', async () => {
     const { report, env } = await run();
-    expect(Object.keys(report)).toEqual(['dataset', 'mode', 'encoders', 'questions', 'systems']);
+    expect(Object.keys(report)).toEqual(['dataset', 'mode', 'encoders', 'questions', 'systems', 'abstention', 'temporal']);
     expect(report.mode).toBe('caption-proxy');
     expect(report.questions).toMatchObject({ total: 4, scored: 3, excluded: { emptyClue: 1 } });
     expect(Object.keys(report.systems)).toEqual([
@@ -137,20 +137,17 @@ describe('bench command', () => {
 
   it('measures recall against budget with --curves, for every system', async () => {
     const { report, env } = await run(['--curves', '--curve-budgets', '2,4']);
-    expect(Object.keys(report)).toEqual(['dataset', 'mode', 'encoders', 'questions', 'systems', 'curves']);
+    expect(Object.keys(report)).toEqual(['dataset', 'mode', 'encoders', 'questions', 'systems', 'curves', 'abstention', 'temporal']);
     expect(Object.keys(report.curves!)).toEqual(['bm25', 'dense', 'bm25-window', 'hybrid-window', 'vanilla', 'routed', 'rounds', 'full']);
     const full = report.curves!['full']!;
     expect(full.map((point) => point.target)).toEqual([2, 4]);
-    // full returns k rounds whenever the memory has them, so the budget is met exactly.
-    expect(full.map((point) => [point.k, point.rounds])).toEqual([
-      [2, 2],
-      [4, 4],
-    ]);
+    // full leaves out hits under its confidence threshold, so a k returns at most k rounds.
+    for (const point of full) expect(point.rounds).toBeLessThanOrEqual(point.k);
     for (const point of full) expect(Object.keys(point).sort()).toEqual(['allClue', 'anyClue', 'k', 'meanChars', 'rounds', 'target']);
     expect(full[1]!.allClue).toBeGreaterThanOrEqual(full[0]!.allClue);
     // BM25 alone finds one round per question here, so no k reaches 2 rounds; the curve says so.
     expect(report.curves!['bm25']![0]).toMatchObject({ reached: false, rounds: 1 });
-    expect(env.out.join('')).toMatch(/Recall vs budget: allClue[\s\S]*\| full +\| [01]\.\d{3} \(k2, 2\.0\)/);
+    expect(env.out.join('')).toMatch(/Recall vs budget: allClue[\s\S]*\| full +\| [01]\.\d{3} \(k\d+, \d\.\d\)/);
   });
 
   it('measures what each stage of full adds with --stages', async () => {
@@ -158,7 +155,9 @@ describe('bench command', () => {
     expect(Object.keys(report.systems)).toEqual(Object.keys(report.curves!));
     expect(Object.keys(report.curves!)).toEqual(expect.arrayContaining(['full', 'context: V-Mem ±1 window', '− session share', '− round documents']));
     expect(report.systems['bm25']).toBeUndefined();
-    expect(report.curves!['full']![0]).toMatchObject({ target: 4, k: 4, rounds: 4 });
+    // full leaves out weak hits, so it may need a k above the budget to return that many rounds.
+    expect(report.curves!['full']![0]).toMatchObject({ target: 4 });
+    expect(report.curves!['full']![0]!.k).toBeGreaterThanOrEqual(4);
   });
 
   it('keeps text vectors on disk with --cache-vectors and says when a build read them from there', async () => {
@@ -168,7 +167,8 @@ describe('bench command', () => {
     expect(first.report.encoders.buildTextsEmbedded).toBeGreaterThan(0);
     const second = await run(['--cache-vectors', '--cache-dir', cacheDir]);
     expect(second.report.encoders.buildTextsEmbedded).toBe(0);
-    expect(second.report.encoders.vectorCache!.servedTexts).toBe(first.report.encoders.buildTextsEmbedded);
+    // The build's texts, and the questions the abstention and temporal tables asked, came from disk.
+    expect(second.report.encoders.vectorCache!.servedTexts).toBeGreaterThanOrEqual(first.report.encoders.buildTextsEmbedded);
     expect(second.env.out.join('')).toMatch(/came from the on-disk cache .* not an encoding time/);
     expect(second.report.systems['full']!.overall).toEqual(first.report.systems['full']!.overall);
   });

@@ -25,6 +25,10 @@ export interface BenchConversation {
   readonly rounds: readonly RoundInput[];
   /** Only the questions that can be scored. */
   readonly questions: readonly BenchQuestion[];
+  /** Questions whose gold answer is that the memory never mentions it (Mem-Gallery's AR): the abstention table's near-topic kind. */
+  readonly notMentioned?: readonly Pick<BenchQuestion, 'id' | 'query'>[];
+  /** The conversation's speakers in order of appearance (LoCoMo), to put this conversation's names into another's questions. */
+  readonly speakers?: readonly string[];
 }
 
 /** How many questions were read, scored and left out (and why). */

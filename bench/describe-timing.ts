@@ -9,11 +9,13 @@
  * question's photo ranks.
  * @example npm run bench:describe -- --runs 5 --retrieval
  */
+import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import * as ortNode from 'onnxruntime-node';
 import * as ortWeb from 'onnxruntime-web';
-import { createCenterNetDetector, derivedText, createMemory, type ImageDescription, type ObjectDetector } from 'vmem';
-import { createNodeEmbeddedEncoders, createNodeImageDescriber, decodeImageNode, nodeCenterNetOnnx } from 'vmem/node';
+import { createCenterNetDetector, createMemory, type ImageDescription, type ObjectDetector } from 'vmem';
+import { derivedText } from 'vmem/internal';
+import { createNodeEmbeddedEncoders, createNodeImageDescriber, decodeImageNode } from 'vmem/node';
 import { createTfjsCenterNetDetector } from '../src/describe/testing/tfjs-centernet.js';
 import { renderDialog } from '../src/testing/render-text.js';
 import { fixturePhotoNames, readFixturePhoto } from '../src/testing/shared-data.js';
@@ -70,7 +72,8 @@ if (process.argv.includes('--retrieval')) await retrievalTable();
 /** CenterNet's detection time per picture on TF.js and on ONNX Runtime, the arms taking turns on each picture. */
 async function runtimeTable(): Promise<void> {
   ortWeb.env.wasm.numThreads = 1;
-  const model = await nodeCenterNetOnnx();
+  // The file `npm run convert-models` writes (and the package ships).
+  const model = new Uint8Array(readFileSync(new URL('../models/centernet.onnx', import.meta.url)));
   const arms: [string, ObjectDetector & { load(): Promise<void>; dispose(): Promise<void> }][] = [
     ['TF.js 4.22 WASM', createTfjsCenterNetDetector()],
     ['onnxruntime-node', createCenterNetDetector({ runtime: ortNode, model: async () => model, sessionOptions: { intraOpNumThreads: 1 } })],

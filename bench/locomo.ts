@@ -166,7 +166,8 @@ function parseConversation(raw: unknown, where: Where): ParsedConversation {
       goldRounds,
     });
   });
-  return { conversation: { id, rounds, questions }, counts };
+  const speakers = [...new Set(rounds.flatMap((round) => [round.user.text, round.assistant?.text].map((text) => /^([^:]+):/.exec(text ?? '')?.[1]).filter((name): name is string => name !== undefined)))];
+  return { conversation: { id, rounds, questions, speakers }, counts };
 }
 
 /** `session_1`, `session_2`, … in numeric order (object key order is not to be trusted for this). */

@@ -33,7 +33,8 @@ export function imageIdsInAnswer(answer: string): string[] | undefined {
  * - Each `dialogues[]` entry is a round (id = its `round`, e.g. `D1:4`), timestamped with its session's date.
  * - Images are caption-only (`{ id: image_id, caption }`) and belong to the user turn, who shares them.
  * - A question's `question_image` becomes a caption-only query image `{ caption: image_caption }`.
- * - Questions with an empty `clue` (the AR "Not mentioned." ones) are excluded and counted.
+ * - Questions with an empty `clue` (the AR "Not mentioned." ones) are excluded from recall and counted;
+ *   they are kept as `notMentioned` for the abstention table.
  * - VS questions whose answer lists image ids get `goldImages`.
  */
 export function parseMemGalleryFile(path: string, json: unknown): ParsedConversation {
@@ -45,6 +46,7 @@ export function parseMemGalleryFile(path: string, json: unknown): ParsedConversa
   const roundIds = new Set(rounds.map((round) => round.id as string));
   const counts = emptyCounts();
   const questions: BenchQuestion[] = [];
+  const notMentioned: Pick<BenchQuestion, 'id' | 'query'>[] = [];
   asArray(root['human-annotated QAs'], `${file}: human-annotated QAs`).forEach((raw, index) => {
     const where = `${file}: human-annotated QAs[${index}]`;
     const qa = asObject(raw, where);
@@ -55,6 +57,7 @@ export function parseMemGalleryFile(path: string, json: unknown): ParsedConversa
     counts.evidenceIds.missing += clue.length - goldRounds.length;
     if (clue.length === 0) {
       countExcluded(counts, MEMGALLERY_EMPTY_CLUE);
+      notMentioned.push({ id: `${id}#${index}`, query: parseQuery(qa, where) });
       return;
     }
     if (goldRounds.length === 0) {
@@ -74,7 +77,7 @@ export function parseMemGalleryFile(path: string, json: unknown): ParsedConversa
       ...(goldImages ? { goldImages } : {}),
     });
   });
-  return { conversation: { id, rounds, questions }, counts };
+  return { conversation: { id, rounds, questions, notMentioned }, counts };
 }
 
 function parseRounds(value: unknown, where: Where): RoundInput[] {

@@ -24,6 +24,8 @@ function roundResult(): RetrievalResult {
     case: 'text-to-text',
     route,
     queryText: 'q',
+    confidence: 1,
+    relevant: true,
     blocks: [
       { sessionId: 's', rounds: [r1, r2] },
       { sessionId: 's', rounds: [r5] },

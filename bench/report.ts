@@ -1,7 +1,7 @@
 import type { EncoderIds } from 'vmem';
 import type { DatasetName, QuestionCounts } from './dataset.js';
 import { percentile, summarize, summarizeByCategory, type MetricSummary, type QuestionScore } from './metrics.js';
-import type { BenchRun, SystemRun } from './run.js';
+import type { AbstentionRun, BenchRun, SystemRun, TemporalRow } from './run.js';
 
 /** The image-lane mode of every run here: images have no bytes, so captions stand in for pixels. */
 export const CAPTION_PROXY_MODE = 'caption-proxy';
@@ -51,6 +51,10 @@ export interface BenchReport {
   readonly systems: Readonly<Record<string, SystemReport>>;
   /** Recall against budget, per system: at each target mean of returned rounds, the k that comes nearest. */
   readonly curves?: Readonly<Record<string, readonly CurveEntry[]>>;
+  /** How `full` tells answerable questions from those memory cannot answer (confidence and `relevant`), at its default `minConfidence`. */
+  readonly abstention?: AbstentionRun;
+  /** The temporal set under `full`, per phrase kind, with time parsing and without. */
+  readonly temporal?: readonly TemporalRow[];
 }
 
 /** One point of a system's recall-vs-budget curve. */
@@ -127,6 +131,29 @@ export function buildReport(run: BenchRun, context: ReportContext): BenchReport 
     questions: context.questions,
     systems,
     ...(Object.keys(curves).length > 0 ? { curves } : {}),
+    ...(run.abstention
+      ? {
+          abstention: {
+            ...run.abstention,
+            kinds: run.abstention.kinds.map((kind) => ({ ...kind, notRelevant: round(kind.notRelevant, 4), ...(kind.auroc === undefined ? {} : { auroc: round(kind.auroc, 4) }) })),
+            allClueBefore: round(run.abstention.allClueBefore, 4),
+            allClueAfter: round(run.abstention.allClueAfter, 4),
+          },
+        }
+      : {}),
+    ...(run.temporal
+      ? {
+          temporal: run.temporal.map((row) => ({
+            ...row,
+            openFirstWith: round(row.openFirstWith, 4),
+            openFirstWithout: round(row.openFirstWithout, 4),
+            top1With: round(row.top1With, 4),
+            top1Without: round(row.top1Without, 4),
+            allClueWith: round(row.allClueWith, 4),
+            allClueWithout: round(row.allClueWithout, 4),
+          })),
+        }
+      : {}),
   };
 }
 

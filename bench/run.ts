@@ -13,8 +13,11 @@ import {
   type RetrievalCase,
   type RetrievalResult,
 } from 'vmem';
+import { normalizeRetrievalOptions, withAblation } from 'vmem/internal';
 import type { BenchConversation, BenchDataset, BenchQuestion } from './dataset.js';
+import { auroc, unanswerableQuestions } from './abstention.js';
 import { judgeAnswer } from './judge.js';
+import { TEMPORAL_KINDS, temporalQuestions, type TemporalKind } from './temporal.js';
 import { findMatchedK } from './matched-budget.js';
 import type { MemoTextEncoder } from './memo-encoder.js';
 import { contextFromRounds, contextFromUnits, scoreQuestion, summarize, type MetricSummary, type QuestionScore } from './metrics.js';
@@ -79,6 +82,31 @@ export interface SystemRun {
   readonly judgeScores?: readonly number[];
 }
 
+/** How `full` tells questions memory can answer from those it cannot, at its default `minConfidence`. */
+export interface AbstentionRun {
+  readonly minConfidence: number;
+  /** Per kind of question: how many, the AUROC of `result.confidence` against the answerable ones, and the share judged not relevant. */
+  readonly kinds: readonly { readonly kind: 'answerable' | 'foreign' | 'near-topic'; readonly n: number; readonly auroc?: number; readonly notRelevant: number }[];
+  /** Answerable allClue as `full` returns it, and with `dropWeakHits` at the default `minConfidence`. */
+  readonly allClueBefore: number;
+  readonly allClueAfter: number;
+}
+
+/** One phrase kind of the temporal set (`temporal.ts`), with time parsing and without. */
+export interface TemporalRow {
+  readonly kind: TemporalKind;
+  /** Open questions ("What did we talk about last weekend?") and the share whose first hit falls in the span meant. */
+  readonly open: number;
+  readonly openFirstWith: number;
+  readonly openFirstWithout: number;
+  /** Content questions and their top-1 (first hit is gold) and allClue. */
+  readonly content: number;
+  readonly top1With: number;
+  readonly top1Without: number;
+  readonly allClueWith: number;
+  readonly allClueWithout: number;
+}
+
 /** Everything measured in one run, before it is shaped into a report. */
 export interface BenchRun {
   readonly encoders: EncoderIds;
@@ -87,6 +115,10 @@ export interface BenchRun {
   readonly systems: readonly SystemRun[];
   /** Per system, its curve (empty when no budgets were asked for). */
   readonly curves: Readonly<Record<string, readonly CurvePoint[]>>;
+  /** Present when `full` ran. */
+  readonly abstention?: AbstentionRun;
+  /** The temporal set under `full`, per phrase kind; present when `full` ran. */
+  readonly temporal?: readonly TemporalRow[];
 }
 
 interface BuiltMemory {
@@ -137,9 +169,12 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<BenchR
       }
       progress.done(`${system.name}: curve at ${options.curveBudgets!.join(', ')} rounds`);
     }
+    const full = systems.find((system) => system.name === REFERENCE_SYSTEM);
+    const abstention = full ? await measureAbstention(built, full, options.textEncoder, progress) : undefined;
+    const temporal = full ? await measureTemporal(built, full, progress) : undefined;
     if (options.llm) runs.push(await answerAll(built, options.llm, progress));
     const rounds = built.reduce((sum, b) => sum + b.conversation.rounds.length, 0);
-    return { encoders, build: { rounds, seconds, embedSeconds, textsEmbedded }, systems: runs, curves };
+    return { encoders, build: { rounds, seconds, embedSeconds, textsEmbedded }, systems: runs, curves, ...(abstention ? { abstention } : {}), ...(temporal ? { temporal } : {}) };
   } finally {
     for (const { memory } of built) await memory.close();
   }
@@ -261,6 +296,96 @@ async function answerAll(built: readonly BuiltMemory[], llm: BenchLlm, progress:
   }
   progress.done(`${LLM_SYSTEM}: ${total} questions answered and judged`);
   return { name: LLM_SYSTEM, scores, details, latenciesMs, judgeScores };
+}
+
+/**
+ * Asks every memory its own questions (as `full` returns them, and with `dropWeakHits` at the default
+ * `minConfidence`) and the questions it cannot answer (`abstention.ts`), under `full`'s options.
+ */
+async function measureAbstention(built: readonly BuiltMemory[], full: BenchSystem, encoder: MemoTextEncoder, progress: Progress): Promise<AbstentionRun> {
+  encoder.useCache = true;
+  const unanswerable = unanswerableQuestions(built.map((b) => b.conversation));
+  const confidences: Record<'answerable' | 'foreign' | 'near-topic', number[]> = { answerable: [], foreign: [], 'near-topic': [] };
+  const notRelevant: Record<'answerable' | 'foreign' | 'near-topic', number> = { answerable: 0, foreign: 0, 'near-topic': 0 };
+  let before = 0;
+  let after = 0;
+  for (const { conversation, memory } of built) {
+    progress.update(`abstention: ${conversation.id}`);
+    for (const question of conversation.questions) {
+      const open = await memory.retrieve(question.query, full.options);
+      const result = await memory.retrieve(question.query, { ...full.options, dropWeakHits: true });
+      confidences.answerable.push(result.confidence);
+      if (!result.relevant) notRelevant.answerable++;
+      if (scoreQuestion(question, contextFromRounds(open)).allClue) before++;
+      if (scoreQuestion(question, contextFromRounds(result)).allClue) after++;
+    }
+    for (const question of unanswerable.get(conversation.id) ?? []) {
+      const result = await memory.retrieve(question.query, full.options);
+      confidences[question.kind].push(result.confidence);
+      if (!result.relevant) notRelevant[question.kind]++;
+    }
+  }
+  progress.done('abstention: answerable, foreign and near-topic questions asked');
+  const answerable = confidences.answerable;
+  return {
+    minConfidence: normalizeRetrievalOptions(full.options).minConfidence,
+    kinds: (['answerable', 'foreign', 'near-topic'] as const)
+      .filter((kind) => confidences[kind].length > 0)
+      .map((kind) => ({
+        kind,
+        n: confidences[kind].length,
+        ...(kind === 'answerable' ? {} : { auroc: auroc(answerable, confidences[kind]) }),
+        notRelevant: notRelevant[kind] / confidences[kind].length,
+      })),
+    allClueBefore: before / Math.max(1, answerable.length),
+    allClueAfter: after / Math.max(1, answerable.length),
+  };
+}
+
+/** The temporal set asked of `full` with time parsing and without, each question at its own `now`, of the rounds said before it. */
+async function measureTemporal(built: readonly BuiltMemory[], full: BenchSystem, progress: Progress): Promise<TemporalRow[]> {
+  const memoryOf = new Map(built.map((b) => [b.conversation.id, b.memory]));
+  const questions = temporalQuestions(built.map((b) => b.conversation));
+  const without = withAblation(full.options, { timeExpressions: false });
+  const tally = new Map(TEMPORAL_KINDS.map((kind) => [kind, { open: 0, openFirstWith: 0, openFirstWithout: 0, content: 0, top1With: 0, top1Without: 0, allClueWith: 0, allClueWithout: 0 }]));
+  for (const [at, question] of questions.entries()) {
+    progress.update(`temporal set: question ${at + 1}/${questions.length}`);
+    const memory = memoryOf.get(question.conversationId)!;
+    const row = tally.get(question.kind)!;
+    const ask = (options: BenchSystem['options']) => memory.retrieve(question.text, { ...options, now: question.now, filter: { timeRange: { to: question.now } } });
+    const [timed, untimed] = [await ask(full.options), await ask(without)];
+    const first = (result: RetrievalResult) => result.trace.find((entry) => entry.rank === 1)?.roundId;
+    if (!question.goldRounds) {
+      const inSpan = (result: RetrievalResult) => {
+        const best = first(result);
+        const round = result.blocks.flatMap((block) => block.rounds).find((candidate) => candidate.id === best);
+        return round !== undefined && round.timestamp >= question.span.start && round.timestamp < question.span.end;
+      };
+      row.open++;
+      if (inSpan(timed)) row.openFirstWith++;
+      if (inSpan(untimed)) row.openFirstWithout++;
+      continue;
+    }
+    const gold = { category: 'temporal', goldRounds: question.goldRounds };
+    row.content++;
+    if (question.goldRounds.includes(first(timed) ?? '')) row.top1With++;
+    if (question.goldRounds.includes(first(untimed) ?? '')) row.top1Without++;
+    if (scoreQuestion(gold, contextFromRounds(timed)).allClue) row.allClueWith++;
+    if (scoreQuestion(gold, contextFromRounds(untimed)).allClue) row.allClueWithout++;
+  }
+  progress.done(`temporal set: ${questions.length} questions, with and without time parsing`);
+  const share = (part: number, whole: number) => (whole === 0 ? 0 : part / whole);
+  return [...tally].map(([kind, row]) => ({
+    kind,
+    open: row.open,
+    openFirstWith: share(row.openFirstWith, row.open),
+    openFirstWithout: share(row.openFirstWithout, row.open),
+    content: row.content,
+    top1With: share(row.top1With, row.content),
+    top1Without: share(row.top1Without, row.content),
+    allClueWith: share(row.allClueWith, row.content),
+    allClueWithout: share(row.allClueWithout, row.content),
+  }));
 }
 
 function detailOf(question: BenchQuestion, result: RetrievalResult, returned: ReadonlySet<string>): QuestionDetail {

@@ -57,6 +57,7 @@ const WITHOUT_SIMILAR_WORDS: RetrievalOptions = { ...NO_LLM, weights: { 'similar
  * - `routed`: reading the question (four-case router, aggregation branch, named times, content words);
  * - `rounds`: rounds as the unit (round documents, BM25 floor, V-Mem's ±1 window);
  * - `full`: the core's defaults, which add the scored context rule and the similar-words signal.
+ * Every system keeps every ranked hit (`dropWeakHits` is off by default); `--stages` measures turning it on.
  */
 export const BENCH_SYSTEMS: readonly BenchSystem[] = [
   { name: 'bm25', level: 'round', matchable: true, pictureAsText: true, options: withAblation({ ...NO_LLM, weights: only(['bm25']), neighbours: 0 }, { ...PLAIN, bm25Over: 'round' }) },
@@ -86,6 +87,7 @@ export const STAGE_SYSTEMS: readonly BenchSystem[] = [
       ['context: V-Mem ±1 window', { context: 'window' }],
       ['context: ±1 window, evidence only', { context: 'evidence-window' }],
       ['− similar words', {}, { weights: { 'similar-words': 0 } }],
+      ['+ drop weak hits', {}, { dropWeakHits: true }],
       ['− session share', { sessionShare: 0 }],
       ['− neighbour share', { neighbourShare: 0 }],
       ['− time expressions', { timeExpressions: false }],

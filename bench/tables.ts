@@ -31,6 +31,8 @@ export function formatReport(report: BenchReport): string {
   sections.push(perCategory('meanRounds by category', (e) => e.meanRounds, budget));
   if (hasJudge) sections.push(perCategory('judge score by category (0 / 0.5 / 1 per answer)', (e) => e.judge, recall));
   if (report.curves) sections.push(...curveTables(report.curves));
+  if (report.abstention) sections.push(abstentionTable(report.abstention));
+  if (report.temporal) sections.push(temporalTable(report.temporal));
   const counts = `n per category: ${categories.map((c) => `${c} ${firstSystem?.byCategory[c]?.n ?? 0}`).join(', ')}`;
   return `${sections.join('\n\n')}\n\n${counts}\n`;
 }
@@ -47,6 +49,29 @@ function curveTables(curves: NonNullable<BenchReport['curves']>): string[] {
     table('Recall vs budget: anyClue', (p) => recall(p.anyClue)),
     table('Recall vs budget: meanChars', (p) => fixed(0)(p.meanChars)),
   ];
+}
+
+/** The abstention table: per kind of question, AUROC against the answerable ones and the share judged not relevant. */
+function abstentionTable(abstention: NonNullable<BenchReport['abstention']>): string {
+  const labels = { answerable: 'answerable (own questions)', foreign: "foreign (the next dialogue's questions)", 'near-topic': 'near-topic ("Not mentioned", AR)' } as const;
+  const rows = abstention.kinds.map((kind) => [labels[kind.kind], String(kind.n), kind.auroc === undefined ? '' : recall(kind.auroc), `${(100 * kind.notRelevant).toFixed(1)} %`]);
+  return (
+    `Abstention (full, minConfidence ${abstention.minConfidence}): AUROC of result.confidence against the answerable questions; share judged not relevant\n\n` +
+    `${markdownTable(['questions', 'n', 'AUROC', 'not relevant'], rows)}\n\n` +
+    `Answerable allClue: ${recall(abstention.allClueBefore)} as returned (every ranked hit), ${recall(abstention.allClueAfter)} with dropWeakHits (hits under minConfidence left out).`
+  );
+}
+
+/** The temporal set: per phrase kind, how often the first hit falls in the span meant, with and without time parsing. */
+function temporalTable(rows: NonNullable<BenchReport['temporal']>): string {
+  const pair = (withTime: number, without: number, n: number) => (n === 0 ? '' : `${recall(withTime)} / ${recall(without)}`);
+  return (
+    'Temporal set (full, a fixed now per question; with time parsing / without)\n\n' +
+    markdownTable(
+      ['phrase kind', 'open n', 'first hit in span', 'content n', 'top-1', 'allClue'],
+      rows.map((row) => [row.kind, String(row.open), pair(row.openFirstWith, row.openFirstWithout, row.open), String(row.content), pair(row.top1With, row.top1Without, row.content), pair(row.allClueWith, row.allClueWithout, row.content)]),
+    )
+  );
 }
 
 function heading(report: BenchReport, first: SystemReport | undefined): string {

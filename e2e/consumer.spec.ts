@@ -1,20 +1,19 @@
 /**
  * The package as a user meets it: `npm pack`, installed from the tarball into a throwaway Vite app
  * (`e2e/consumer-app/`, copied to a temporary folder) that imports `openMemory` from `vmem/browser`,
- * built with plain `vite build` (no config), served WITHOUT cross-origin isolation headers and
+ * built with plain `vite build` (no config, and no warning printed), served WITHOUT cross-origin isolation headers and
  * driven in Chromium: photo rounds in, a reload with nothing re-encoded, export, import into a
  * fresh browser profile, and the package's worker folder served from another origin (`baseUrl`),
  * also without its word-vector file.
  */
-import { execFileSync } from 'node:child_process';
-import { cpSync, createReadStream, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { chromium, expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../playwright.config.js';
-import { FIXTURE_PHOTOS_DIR } from '../src/testing/shared-data.js';
+import { closeServers, npmInstall, packedTarball, serveFolder, userEnvironment } from './consumer-helpers.js';
 
 const root = resolve(import.meta.dirname, '..');
 const PHOTOS = [
@@ -29,55 +28,39 @@ const NO_CALLS = { textCalls: 0, textItems: 0, imageCalls: 0, imageItems: 0 };
 test.describe.configure({ timeout: 600_000 });
 
 let work = '';
-let servers: Server[] = [];
+const servers: Server[] = [];
 let base = '';
 /** The installed package's `dist/worker/`, served from another origin, as a CDN would. */
 let cdn = '';
+/** What `vite build` printed. */
+let buildOutput = '';
 
 test.beforeAll(async () => {
   test.setTimeout(480_000);
   work = mkdtempSync(join(tmpdir(), 'vmem-consumer-'));
-  // `prepack` builds dist/ first, exactly as `npm publish` would.
-  const packed = execFileSync('npm', ['pack', '--pack-destination', work], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  const tarball = join(work, packed.trim().split('\n').at(-1)!);
   const app = join(work, 'app');
   cpSync(join(root, 'e2e/consumer-app'), app, { recursive: true });
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'vmem-consumer', private: true, type: 'module' }));
   const vite = (JSON.parse(readFileSync(join(root, 'node_modules/vite/package.json'), 'utf8')) as { version: string }).version;
-  // A browser app needs no install scripts (they would only fetch native binaries for Node).
-  execFileSync('npm', ['install', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund', tarball, `vite@${vite}`], { cwd: app, stdio: 'inherit' });
-  execFileSync('npx', ['vite', 'build'], { cwd: app, stdio: 'inherit' });
-  base = await serve(join(app, 'dist'));
-  cdn = await serve(join(app, 'node_modules/vmem/dist/worker'), { cors: true });
+  npmInstall(app, [packedTarball(), `vite@${vite}`]);
+  const built = spawnSync('npx', ['vite', 'build'], { cwd: app, env: userEnvironment(), encoding: 'utf8' });
+  buildOutput = `${built.stdout}${built.stderr}`;
+  if (built.status !== 0) throw new Error(`vite build failed:\n${buildOutput}`);
+  base = await serveFolder(join(app, 'dist'), servers);
+  cdn = await serveFolder(join(app, 'node_modules/vmem/dist/worker'), servers, { cors: true });
 });
 
 test.afterAll(async () => {
-  await Promise.all(servers.map((server) => new Promise<void>((done) => server.close(() => done()))));
-  servers = [];
+  await closeServers(servers);
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-/**
- * A plain static server on a free port, returning its URL: no COOP/COEP headers, so pages are not
- * cross-origin isolated; with `cors`, readable from other origins; `without` a file, a 404 for it.
- */
-async function serve(dist: string, options: { cors?: boolean; without?: string } = {}): Promise<string> {
-  const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.json': 'application/json', '.wasm': 'application/wasm', '.jpg': 'image/jpeg' };
-  const server = createServer((request, response) => {
-    const path = decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname);
-    const file = path.startsWith('/photos/') ? join(FIXTURE_PHOTOS_DIR, path.slice('/photos/'.length)) : join(dist, normalize(path === '/' ? '/index.html' : path));
-    const cors = options.cors ? { 'Access-Control-Allow-Origin': '*' } : {};
-    if (!statSync(file, { throwIfNoEntry: false })?.isFile() || (options.without !== undefined && path.endsWith(options.without))) {
-      response.writeHead(404, cors).end();
-      return;
-    }
-    response.writeHead(200, { 'Content-Type': types[extname(file)] ?? 'application/octet-stream', ...cors });
-    createReadStream(file).pipe(response);
-  });
-  servers.push(server);
-  await new Promise<void>((ready) => server.listen(0, ready));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-}
+test("the app's vite build prints no warning", () => {
+  // Vite prints its own progress and timing lines; anything that looks like a warning fails.
+  const warnings = buildOutput.split('\n').filter((line) => /warn|doesn't exist at build time|EMPTY_IMPORT_META|\bvmem\b.*(error|warning)/i.test(line) && !/PLUGIN_TIMINGS/.test(line));
+  expect(warnings).toEqual([]);
+  expect(buildOutput).toMatch(/built in/);
+});
 
 function launch(profile: string): Promise<BrowserContext> {
   return chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
@@ -170,11 +153,11 @@ test('an app that installed the tarball keeps photo rounds across a reload and a
 });
 
 test('a worker folder that lacks the word-vector file: openMemory rejects with MODEL_LOAD_FAILED naming it and stops its worker; without the table it opens', async () => {
-  const folder = await serve(join(work, 'app/node_modules/vmem/dist/worker'), { cors: true, without: '.bin' });
+  const folder = await serveFolder(join(work, 'app/node_modules/vmem/dist/worker'), servers, { cors: true, without: '.bin' });
   const context = await launch(join(work, 'profile-without-words'));
   const page = await load(context);
   const failed = await page.evaluate((at) => window.consumer.open(at).then(() => 'opened', (error: { code?: string; message?: string }) => `${error.code}: ${error.message}`), folder);
-  expect(failed).toMatch(/^MODEL_LOAD_FAILED: Could not load word vectors from http:\/\/127\.0\.0\.1:\d+\/models\/glove-50k-int8\.bin: HTTP 404\./);
+  expect(failed).toMatch(/^MODEL_LOAD_FAILED: Could not load word vectors from http:\/\/127\.0\.0\.1:\d+\/models\/glove-[\w-]+\.bin: HTTP 404\./);
   await expect.poll(() => page.workers().length).toBe(0);
 
   expect(await page.evaluate((at) => window.consumer.open(at, { wordVectors: false }), folder)).toMatchObject({ size: 0, backend: 'wasm' });

@@ -7,7 +7,7 @@ test.beforeEach(async ({ page }) => {
   await waitReady(page);
 });
 
-test('the sample loads; the motorcycle from the right finds the left view; the cat question shows its hits first and only their photos', async ({ page }) => {
+test('the sample loads; the motorcycle from the right finds the left view; the cat question shows its hits first and only their photos; a question memory cannot answer says so', async ({ page }) => {
   expect(await page.evaluate(() => self.crossOriginIsolated)).toBe(true);
   await loadSample(page);
   await expect(page.locator('#history .round')).toHaveCount(50);
@@ -23,16 +23,14 @@ test('the sample loads; the motorcycle from the right finds the left view; the c
   expect(byImage.ranked[0]).toBe('sample-motorcycle');
   await expect(page.locator('#results ol.hits > li').first()).toContainText('Finally bought the motorcycle');
 
+  // "look like" asks for a picture: text→image.
   const byText = await ask(page, { text: 'What did my cat look like?' });
-  expect(byText.case).toBe('text-to-text');
+  expect(byText.case).toBe('text-to-image');
   expect(byText.ranked[0]).toBe('sample-cat');
-  // Retrieval selects: the strip holds the hit rounds' own photos, best hit first, not the memory's 31
-  // (the default k of 23 rounds is over a third of this 61-round sample, so under half of them).
+  // Retrieval selects: the best hit's photo first, and not every photo of the memory (with a picture
+  // target the strip holds the photos of the hits and of the context rounds around them).
   expect(byText.images[0]).toBe('sample-cat-photo');
-  expect(byText.images.length).toBeLessThan(SAMPLE_PHOTO_COUNT / 2);
-  expect(byText.images.every((id) => byText.ranked.includes(id.replace(/-photo$/, '')))).toBe(true);
-  const rankOf = (id: string) => byText.ranked.indexOf(id.replace(/-photo$/, ''));
-  expect(byText.images.map(rankOf)).toEqual(byText.images.map(rankOf).sort((a, b) => a - b));
+  expect(byText.images.length).toBeLessThan(SAMPLE_PHOTO_COUNT);
   // The best hit comes first with its own photo; its caption is shown once, under that photo.
   const first = page.locator('#results ol.hits > li').first();
   await expect(first.locator('img[alt="close-up of a tabby cat with green eyes looking up"]')).toBeVisible();
@@ -40,6 +38,12 @@ test('the sample loads; the motorcycle from the right finds the left view; the c
   // Neighbours are context, folded under their hit; the time-ordered blocks and the trace are folded too.
   await expect(page.locator('#results details.blocks-details')).not.toHaveAttribute('open');
   await expect(page.locator('#results details.trace-details')).not.toHaveAttribute('open');
+
+  // Nothing in the sample is about a dentist: the demo says so and still offers the closest rounds.
+  await ask(page, { text: 'What is the name of my dentist?' });
+  await expect(page.locator('#results .nothing-found')).toHaveText('Nothing in memory seems to match.');
+  await expect(page.locator('#results details.candidates-details li.candidate').first()).toBeAttached();
+  await expect(page.locator('#results ol.hits > li')).toHaveCount(0);
 });
 
 test('a corrupt image, an unsupported file and a 5 MB message each give a clear error next to the form, and nothing is lost', async ({ page }) => {

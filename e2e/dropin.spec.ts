@@ -19,6 +19,10 @@ test('the drop-in works without cross-origin isolation: the widget remembers and
   await input.fill('what was my order number?');
   await page.getByRole('button', { name: 'Send' }).click();
   await expect(page.locator('#widget-log li.bot').last()).toContainText('4417');
+  // Nothing stored is about lawn mowers: retrieval says so (relevant: false), and so does the widget.
+  await input.fill('Do you sell lawn mowers?');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(page.locator('#widget-log li.bot').last()).toHaveText("I don't remember anything about that yet.");
 
   // The ES-module twin exposes the same API.
   const viaModule = await page.evaluate(async () => {

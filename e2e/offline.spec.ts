@@ -41,7 +41,7 @@ test('offline after the first visit: reload, then text and image retrieval work'
   expect(manifest.urls).toEqual(
     expect.arrayContaining([
       expect.stringMatching(/^assets\/use-lite-int8-[\w-]+\.onnx$/),
-      expect.stringMatching(/^assets\/vocab-[\w-]+\.json$/),
+      expect.stringMatching(/^assets\/use-lite-vocab-[\w-]+\.json$/),
       expect.stringMatching(/^assets\/mobilenet-v2-[\w-]+\.onnx$/),
       // onnxruntime-web's WASM-only build, which the embedded encoders start on.
       expect.stringMatching(/^assets\/ort-wasm-simd-threaded-[\w-]+\.wasm$/),

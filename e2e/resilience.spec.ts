@@ -9,7 +9,12 @@ test('a crashed encoder worker fails the pending call visibly, and "Restart" bri
   await page.getByRole('button', { name: 'Add to memory' }).click();
   await expect(page.locator('#history .round')).toHaveCount(1);
 
-  await page.evaluate(() => void window.__vmem!.app.engine!.simulateCrash());
+  // An uncaught error inside the encoder worker, as a crash would throw.
+  const encoderWorker = page.workers().find((worker) => /encoder/.test(worker.url()));
+  expect(encoderWorker).toBeDefined();
+  await encoderWorker!.evaluate(() => void setTimeout(() => {
+    throw new Error('simulated encoder worker crash');
+  }, 0));
   await expect(page.locator('#alerts [data-code="WORKER_FAILED"]').first()).toContainText('encoder worker stopped');
   await page.getByRole('button', { name: 'Restart the encoders' }).click();
   await expect(page.locator('#backend-status')).toHaveText(/^Backend: /);

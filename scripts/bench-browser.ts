@@ -12,11 +12,13 @@
  *   - IndexedDB against OPFS read speed for few large and many small values,
  *   - plain Orama hybrid search on the same data, as the reference,
  *   - the offline describer's time per picture in the worker (detection; OCR when it runs),
- *   - loading the demo's sample conversation, and how often its progress moves.
+ *   - loading the demo's sample conversation, and how often its progress moves,
+ *   - bytes on the wire of three first visits (the drop-in example, the demo, the consumer test app)
+ *     and of any file downloaded twice.
  * Prints a Markdown table. Options: --quick (1k/10k instead of 10k/100k);
- * --only=cold,sample,scale,open,memory,storage,describe to run some of the groups (cold start and ingest;
- * the demo's sample conversation; index scale; persisted 5k open; memory at scale; IndexedDB against
- * OPFS; describer); --json FILE writes every figure as
+ * --only=cold,sample,scale,open,memory,storage,describe,bytes to run some of the groups (cold start and
+ * ingest; the demo's sample conversation; index scale; persisted 5k open; memory at scale; IndexedDB
+ * against OPFS; describer; first-visit bytes); --json FILE writes every figure as
  * `{ commit, rows: [{ id, value, unit }] }` (scripts/bench-browser/report.ts).
  * Each group is one module under scripts/bench-browser/.
  */
@@ -29,6 +31,7 @@ import { CHROMIUM_PATH } from '../playwright.config.js';
 import { APP_OUT_DIR } from '../vite.config.js';
 import { coldStart } from './bench-browser/cold.js';
 import { describerTimes } from './bench-browser/describe.js';
+import { firstVisitBytes } from './bench-browser/bytes.js';
 import { launch, log, PORT } from './bench-browser/harness.js';
 import { memoryAtScale, storageReads } from './bench-browser/memory.js';
 import { report } from './bench-browser/report.js';
@@ -39,7 +42,7 @@ const root = resolve(import.meta.dirname, '..');
 const quick = process.argv.includes('--quick');
 const sizes = { small: quick ? 1_000 : 10_000, large: quick ? 10_000 : 100_000 };
 const onlyArg = process.argv.find((arg) => arg.startsWith('--only='));
-const groups = new Set((onlyArg ? onlyArg.slice('--only='.length) : 'cold,sample,scale,open,memory,storage,describe').split(','));
+const groups = new Set((onlyArg ? onlyArg.slice('--only='.length) : 'cold,sample,scale,open,memory,storage,describe,bytes').split(','));
 const jsonAt = process.argv.indexOf('--json');
 const jsonPath = jsonAt >= 0 ? process.argv[jsonAt + 1] : undefined;
 if (jsonAt >= 0 && (!jsonPath || jsonPath.startsWith('--'))) {
@@ -52,10 +55,17 @@ if (!existsSync(join(root, APP_OUT_DIR, 'bench.html'))) {
   const built = spawnSync('npx', ['tsx', 'scripts/build-app.ts'], { cwd: root, stdio: 'inherit' });
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
+// The consumer app of the bytes group installs the package as `dist/` holds it.
+if (groups.has('bytes') && !existsSync(join(root, 'dist/worker/encoder.worker.js'))) {
+  log('no package build found; running npm run build:lib…');
+  const built = spawnSync('npm', ['run', 'build:lib'], { cwd: root, stdio: 'inherit' });
+  if (built.status !== 0) process.exit(built.status ?? 1);
+}
 
 const server = await preview({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'warn', preview: { port: PORT, strictPort: true } });
 const profile = mkdtempSync(join(tmpdir(), 'vmem-bench-'));
 try {
+  if (groups.has('bytes')) await firstVisitBytes();
   if (groups.has('cold')) await coldStart(profile);
   const scaleProfile = join(profile, 'scale');
   const context = await launch(scaleProfile);

@@ -17,9 +17,10 @@ import * as ortWeb from 'onnxruntime-web';
 import { cpus } from 'node:os';
 import { chromium } from 'playwright-core';
 import { createMobileNetImageEncoder } from '../src/encoders/mobilenet.js';
-import { nodeMobileNetOnnx, nodeUseLiteOnnx, nodeUseLiteVocabPath, readFileAsFetch } from '../src/encoders/node-assets.js';
+import { readFileAsFetch } from '../src/encoders/node-assets.js';
+import { convertMobileNet, convertUseLite, useLiteVocabSourcePath } from '../src/encoders/onnx/node-sources.js';
 import { decodeImageNode } from '../src/encoders/node-decoder.js';
-import type { ModelPrecision } from '../src/encoders/onnx/model-formats.js';
+import type { ModelPrecision } from '../src/encoders/model-formats.js';
 import type { OrtRuntime } from '../src/encoders/ort-runtime.js';
 import { benchTexts } from '../src/encoders/testing/bench-texts.js';
 import type { ImageDecoder, RgbaImage } from '../src/encoders/types.js';
@@ -118,11 +119,11 @@ async function nodeRows(): Promise<Row[]> {
   const decoder = decodedOnce();
   const sessionOptions = { intraOpNumThreads: 1 };
   const textArm = (name: string, runtime: OrtRuntime, precision: ModelPrecision): Arm => {
-    const text = createUseLiteTextEncoder({ runtime, model: () => nodeUseLiteOnnx(precision), precision, vocabUrl: nodeUseLiteVocabPath(), fetch: readFileAsFetch, sessionOptions });
+    const text = createUseLiteTextEncoder({ runtime, model: () => convertUseLite(precision), precision, vocabUrl: useLiteVocabSourcePath(), fetch: readFileAsFetch, sessionOptions });
     return { name, platform: 'Node', timeTexts: (batch) => inCalls(TEXTS, batch, (texts) => text.embed(texts)), timePhotos: () => Promise.reject(new Error('text only')) };
   };
   const imageArm = (name: string, runtime: OrtRuntime): Arm => {
-    const image = createMobileNetImageEncoder({ runtime, model: nodeMobileNetOnnx, decoder, sessionOptions });
+    const image = createMobileNetImageEncoder({ runtime, model: convertMobileNet, decoder, sessionOptions });
     return { name, platform: 'Node', timeTexts: () => Promise.reject(new Error('images only')), timePhotos: (batch) => inCalls(photos, batch, (images) => image.embed(images)) };
   };
   const textArms = [

@@ -6,12 +6,16 @@
  *   3. the drop-in: `dropin/vmem.js` (IIFE, global `vmem`), `dropin/vmem.mjs` (ES module) and the
  *      package's worker folder beside them (`encoder.worker.js`, `chunks/`, `models/`), so the
  *      folder deploys alone;
- *   4. `precache.json` for the offline service worker.
+ *   4. `precache.json` for the offline service worker;
+ *   5. brotli and gzip copies of what compresses (`compress.ts`), which `npm start` serves.
  */
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { build, type InlineConfig } from 'vite';
 import { APP_OUT_DIR, VMEM_ENTRY_ALIASES } from '../vite.config.js';
 import { copyAssets } from './copy-assets.js';
+import { copyLicences } from './convert-models.js';
+import { precompress } from './compress.js';
 import { writePrecache } from './precache.js';
 import { buildWorkerRuntime } from './worker-runtime.js';
 
@@ -38,6 +42,9 @@ function dropinBuild(format: 'es' | 'iife', fileName: string): InlineConfig {
       target: 'es2022',
       chunkSizeWarningLimit: 40_000,
       lib: { entry: resolve(root, 'app/dropin.ts'), formats: [format], name: 'vmem', fileName: () => fileName },
+      // ASCII only: a classic script is decoded in the host page's charset, and a page that declares
+      // none reads it as windows-1252, where any other byte would garble a string or a regex.
+      rolldownOptions: { output: { minify: { compress: true, mangle: true, codegen: { removeWhitespace: true, asciiOnly: true } } } },
     },
   };
 }
@@ -48,8 +55,16 @@ await build({ root, configFile: resolve(root, 'vite.config.ts'), logLevel: 'warn
 await buildWorkerRuntime(dropinDir);
 await build(dropinBuild('iife', 'vmem.js'));
 await build(dropinBuild('es', 'vmem.mjs'));
+for (const script of ['vmem.js', 'vmem.mjs']) {
+  const bytes = readFileSync(resolve(dropinDir, script));
+  const at = bytes.findIndex((byte) => byte > 0x7f);
+  if (at >= 0) throw new Error(`build-app: dropin/${script} has a non-ASCII byte at ${at}: …${bytes.subarray(Math.max(0, at - 60), at + 20).toString()}…`);
+}
+await copyLicences(resolve(dropinDir, 'models'));
 const precache = await writePrecache(resolve(root, APP_OUT_DIR));
+const compressed = await precompress(resolve(root, APP_OUT_DIR));
 console.log(
   `build-app: ${APP_OUT_DIR}/ ready in ${((performance.now() - started) / 1000).toFixed(1)} s; ` +
-    `offline precache ${precache.files} files, ${(precache.bytes / 1e6).toFixed(1)} MB`,
+    `offline precache ${precache.files} files, ${(precache.bytes / 1e6).toFixed(1)} MB; ` +
+    `${compressed.files} brotli/gzip copies (brotli saves ${(compressed.savedBytes / 1e6).toFixed(1)} MB)`,
 );

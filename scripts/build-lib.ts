@@ -4,13 +4,14 @@
  *      with its declarations; the worker's own modules are left to step 2;
  *   2. the embedded models converted to ONNX (`convert-models.ts`), then the encoder worker bundled
  *      with them into `dist/worker/` (see worker-runtime.ts), where `dist/worker/bundled-worker.js`
- *      expects it.
+ *      expects it, and the weights' licences beside them (`dist/worker/models/LICENSES.md`). Node's
+ *      encoders read the same files.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { MODEL_FILES } from '../src/encoders/onnx/model-formats.js';
-import { convertModels } from './convert-models.js';
+import { MODEL_FILES } from '../src/encoders/model-formats.js';
+import { convertModels, copyLicences } from './convert-models.js';
 import { buildWorkerRuntime, WORKER_ENTRY } from './worker-runtime.js';
 
 const root = resolve(import.meta.dirname, '..');
@@ -22,6 +23,7 @@ const tsc = spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: root, 
 if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 await convertModels();
 await buildWorkerRuntime(resolve(dist, 'worker'));
+await copyLicences(resolve(dist, 'worker/models'));
 
 // The files the browser entry reaches at run time; a missing one would only show in a user's app.
 const needed = [
@@ -30,10 +32,13 @@ const needed = [
   'worker/bundled-worker.js',
   `worker/${WORKER_ENTRY}`,
   `worker/models/${MODEL_FILES.useLite.int8}`,
-  'worker/models/vocab.json',
+  `worker/models/${MODEL_FILES.useLiteVocab}`,
   `worker/models/${MODEL_FILES.mobileNet}`,
+  `worker/models/${MODEL_FILES.centerNet}`,
   `worker/models/${MODEL_FILES.wordVectors}`,
+  `worker/models/${MODEL_FILES.tesseractEnglish}`,
   'worker/models/ort-wasm-simd-threaded.wasm',
+  'worker/models/LICENSES.md',
 ];
 const missing = needed.filter((file) => !existsSync(resolve(dist, file)));
 if (missing.length > 0) {

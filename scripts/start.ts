@@ -1,6 +1,7 @@
 /**
  * `npm start`: builds the app when `dist-app/` is missing or older than the sources, then serves it
- * with `vite preview` (cross-origin isolated, offline-capable) and prints the URL. Ctrl-C stops it.
+ * with `vite preview` (cross-origin isolated, offline-capable, compressed: the build's brotli and
+ * gzip copies, see scripts/serve-compressed.ts) and prints the URL. Ctrl-C stops it.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';

@@ -4,7 +4,7 @@
  */
 export { memoryTools } from './adapters/ai-sdk/tools.js';
 export type { MemoryToolOutput, MemoryToolSet, MemoryToolsOptions } from './adapters/ai-sdk/tools.js';
-export { memoryMiddleware, MEMORY_CONTEXT_HEADER } from './adapters/ai-sdk/middleware.js';
+export { memoryMiddleware, MEMORY_CONTEXT_HEADER, MEMORY_NOTHING_FOUND } from './adapters/ai-sdk/middleware.js';
 export type { MemoryMiddlewareOptions } from './adapters/ai-sdk/middleware.js';
 export { TOOL_INPUTS } from './adapters/schemas.js';
 export type { ToolInputs } from './adapters/schemas.js';

@@ -60,6 +60,17 @@ export interface BrowserEncodersOptions {
    */
   readonly baseUrl?: string | URL;
   /**
+   * Address of onnxruntime-web 1.30.0's full-build binary, `ort-wasm-simd-threaded.jsep.wasm` (28 MB,
+   * 4.6 MB brotli-compressed), which WebGPU and the hub encoders run on. vmem does not ship it (one
+   * WASM binary by default, and some static hosts refuse files over 25 MiB): install onnxruntime-web
+   * and let your bundler emit it, or serve it yourself. It is fetched only when WebGPU or the hub
+   * encoders run. Without it `backend: 'auto'` runs on WASM, and `'webgpu'` or `encoders: 'hub'`
+   * reject with `INVALID_INPUT`.
+   * @default none
+   * @example new URL('onnxruntime-web/ort-wasm-simd-threaded.jsep.wasm', import.meta.url) // Vite, webpack 5
+   */
+  readonly webgpuWasm?: string | URL;
+  /**
    * WASM threads. More than one only works on a cross-origin-isolated page.
    * @default up to 4 on an isolated page with more than 2 cores, else 1
    */
@@ -99,8 +110,6 @@ export interface BrowserEncoders extends EncoderSet {
   wordVectors(): Promise<WordVectors>;
   /** Settles with the reason once the worker has stopped (crash, `terminate`). */
   readonly stopped: Promise<VmemError>;
-  /** For tests: the worker throws an uncaught error, as a crash would; calls then reject with `WORKER_FAILED`. */
-  simulateCrash(): Promise<void>;
   /** Stops the worker; memories using it reject encoding calls with `WORKER_FAILED`. */
   terminate(): void;
 }
@@ -202,11 +211,19 @@ export async function startBrowserEncoders(options: BrowserEncodersOptions = {})
   const threads = options.threads === undefined ? chooseWasmThreads(globalThis.crossOriginIsolated === true, navigator.hardwareConcurrency || 1) : options.threads;
   if (!Number.isInteger(threads) || threads < 1) throw new VmemError('INVALID_INPUT', `threads must be a positive integer, got ${threads}.`);
   const baseUrl = options.baseUrl === undefined ? undefined : folderOf(options.baseUrl);
+  const webgpuWasm = options.webgpuWasm === undefined ? undefined : new URL(String(options.webgpuWasm), globalThis.location?.href).href;
+  if (webgpuWasm === undefined && (preference === 'webgpu' || encoders === 'hub')) {
+    throw new VmemError(
+      'INVALID_INPUT',
+      `${preference === 'webgpu' ? "backend: 'webgpu'" : "encoders: 'hub'"} runs on onnxruntime-web's full build, which vmem does not ship: pass webgpuWasm, the address of onnxruntime-web 1.30.0's ort-wasm-simd-threaded.jsep.wasm.`,
+    );
+  }
   const started = await startEncoders({
     createWorker: baseUrl === undefined ? createBundledWorker : () => createWorkerAt(new URL('encoder.worker.js', baseUrl)),
     encoders,
     backend: preference,
     threads,
+    ...(webgpuWasm ? { webgpuWasm } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
   const { client } = started;
@@ -216,7 +233,7 @@ export async function startBrowserEncoders(options: BrowserEncodersOptions = {})
     ...(client.imageEncoder ? { imageEncoder: client.imageEncoder } : {}),
     ...(client.describer ? { describer: client.describer } : {}),
     backend: started.backend,
-    backendReason: describeBackend(preference, started),
+    backendReason: describeBackend(preference, started, webgpuWasm !== undefined),
     ...(started.fallbackReason ? { fallbackReason: started.fallbackReason } : {}),
     webgpu: started.gpu,
     info: client.info,
@@ -227,7 +244,6 @@ export async function startBrowserEncoders(options: BrowserEncodersOptions = {})
       throw error;
     })),
     stopped: client.stopped,
-    simulateCrash: () => client.simulateCrash(),
     terminate: () => client.terminate(),
   };
   workers.add(result);
@@ -413,7 +429,7 @@ function delegateTo<T extends object>(memory: () => Memory, extras: T, closedErr
   }) as unknown as BrowserMemory;
 }
 
-function describeBackend(preference: Backend | 'auto', { backend, gpu, fallbackReason, client }: StartedEncoders): string {
+function describeBackend(preference: Backend | 'auto', { backend, gpu, fallbackReason, client }: StartedEncoders, hasFullBuild: boolean): string {
   if (backend === 'webgpu') {
     const { agreement } = client.info;
     const matched = agreement
@@ -424,6 +440,7 @@ function describeBackend(preference: Backend | 'auto', { backend, gpu, fallbackR
   if (fallbackReason) return `WASM: WebGPU was tried and abandoned (${fallbackReason}).`;
   if (preference === 'wasm') return "WASM: asked for with backend: 'wasm'.";
   if (!gpu.available) return `WASM: WebGPU is not available (${gpu.reason ?? 'no adapter'}).`;
+  if (!hasFullBuild) return "WASM: WebGPU needs onnxruntime-web's full build, and no webgpuWasm was given.";
   return 'WASM: these encoders have no WebGPU path.';
 }
 

@@ -11,6 +11,7 @@ export type VmemErrorCode =
   | 'INVALID_INPUT'
   | 'ENCODER_MISMATCH'
   | 'MODEL_LOAD_FAILED'
+  | 'DEPENDENCY_MISSING'
   | 'LLM_UNAVAILABLE'
   | 'LLM_HTTP'
   | 'LLM_TIMEOUT'

@@ -1,15 +1,14 @@
 /**
- * vmem: a multimodal long-term memory for chat agents that runs inside a web page.
- * This entry is browser-safe; Node-only helpers live in `vmem/node`.
+ * vmem: a multimodal long-term memory for chat agents that runs inside a web page. This entry holds
+ * the memory and its verbs, the LLM providers, and the encoder and describer factories; it is
+ * browser-safe. Elsewhere: `vmem/browser` (IndexedDB and the encoder worker), `vmem/node`, `vmem/hub`,
+ * `vmem/web-llm`, `vmem/tools` (the memory as LLM tools), `vmem/video`, and the adapters.
  */
 export { createMemory } from './memory/memory.js';
-export { route } from './core/route.js';
-export { DEFAULT_MAX_TEXT_CHARS } from './options.js';
 export { createInMemoryStorage } from './storage/memory-storage.js';
 export { VmemError, LlmError, isVmemError, isLlmError, errorCode } from './errors.js';
 export { createNoneProvider } from './llm/none.js';
 export { createOpenAiProvider } from './llm/openai.js';
-export { createWebLlmProvider } from './llm/web-llm.js';
 export { browserImageResizer } from './images/browser-resize.js';
 export {
   createUseLiteTextEncoder,
@@ -17,29 +16,10 @@ export {
   createCaptionProxyImageEncoder,
   createBrowserImageDecoder,
   createEmbeddedEncoders,
-  USE_LITE_DIMENSION,
-  MOBILENET_DIMENSION,
-  MODEL_FILES,
 } from './encoders/index.js';
-export { parseWordVectors, encodeWordVectors } from './encoders/word-vectors.js';
-export { clipToRounds } from './video/clip.js';
-export { formatClock } from './video/rounds.js';
-export { openVideoFrames } from './video/browser-frames.js';
-export { DEFAULT_SEGMENT_SECONDS, DEFAULT_FRAMES_PER_SEGMENT } from './video/select.js';
+export { parseWordVectors } from './encoders/word-vectors.js';
 export { describeImages } from './enrich/describe.js';
-export {
-  createImageDescriber,
-  createCenterNetDetector,
-  createTesseractTextReader,
-  derivedText,
-  labelledDescription,
-  descriptionParts,
-  descriptionKeywords,
-} from './describe/index.js';
-export { MEMORY_TOOLS, TOOL_SPECS, READ_TOOLS, DEFAULT_TOOLS, toolDefinitions } from './tools/definitions.js';
-export { runTool, toolError } from './tools/run-tool.js';
-export { imageFromDataUrl } from './tools/image-source.js';
-export { runAgent } from './tools/agent.js';
+export { createImageDescriber, createCenterNetDetector, createTesseractTextReader } from './describe/index.js';
 
 export type {
   Memory,
@@ -57,16 +37,12 @@ export type {
 } from './memory/types.js';
 export type { DescribeRun } from './memory/derived.js';
 export type { ImageResizer, ResizedImage } from './images/types.js';
-export type { ClipOptions, ClipResult, FrameSource } from './video/clip.js';
-export type { VideoFrames, VideoFramesOptions } from './video/browser-frames.js';
 export type { DescribeOptions, DescribeResult, DescribeState, DescribeTarget } from './enrich/describe.js';
 export type {
   Box,
   CenterNetDetectorOptions,
   ColourName,
   DescribeTimings,
-  DescriptionField,
-  DescriptionPart,
   Detection,
   ImageDescriber,
   ImageDescriberOptions,
@@ -78,10 +54,6 @@ export type {
   TesseractTextReaderOptions,
   TextReader,
 } from './describe/index.js';
-export type { ToolDefinition, MemoryToolName } from './tools/definitions.js';
-export type { RunToolOptions, ToolImage, ToolMemory, ToolResult, ToolRound } from './tools/run-tool.js';
-export type { ImageSourceResolver } from './tools/image-source.js';
-export type { AgentOptions, AgentResult, AgentStep, AgentToolCall } from './tools/agent.js';
 export type { MemoryOptions, RetrievalOptions, RetrievalFilter, TimeInput } from './options.js';
 export type {
   Block,
@@ -126,4 +98,3 @@ export type { LlmProvider, LlmMessage, LlmRequest, LlmImage, LlmTool, LlmToolCal
 export type { MemoryStorage, Manifest, RoundRecord, StoredImage } from './storage/types.js';
 export type { VmemErrorCode } from './errors.js';
 export type { OpenAiProviderOptions } from './llm/openai.js';
-export type { WebLlmProviderOptions } from './llm/web-llm.js';

@@ -1,12 +1,13 @@
 /**
- * vmem's Node entry: the embedded encoders on onnxruntime-node with their models converted from
- * node_modules, a pure-JS JPEG/PNG decoder, the image resizer for answers, and a memory kept in a
- * folder on disk. Everything in `vmem` works in Node too.
+ * vmem's Node entry: the embedded encoders and the picture describer on onnxruntime-node (an optional
+ * peer: `npm install onnxruntime-node@1.30.0`), their models read from the files the package ships,
+ * a pure-JS JPEG/PNG decoder, the image resizer for answers, and a memory kept in a folder on disk.
+ * Everything in `vmem` works in Node too.
  */
-export { createNodeEmbeddedEncoders, loadNodeWordVectors, decodeImageNode, nodeMobileNetOnnx, nodeUseLiteOnnx, nodeUseLiteVocabPath, readFileAsFetch } from './encoders/node.js';
+export { createNodeEmbeddedEncoders, loadNodeWordVectors, decodeImageNode } from './encoders/node.js';
 export type { NodeEmbeddedEncodersOptions } from './encoders/node.js';
 export { nodeImageResizer } from './images/node-resize.js';
 export { createFileStorage } from './storage/file-storage.js';
 export type { FileMemoryStorage } from './storage/file-storage.js';
-export { createNodeImageDescriber, nodeCenterNetModelPath, nodeCenterNetOnnx, nodeTesseractLangPath } from './describe/node.js';
+export { createNodeImageDescriber } from './describe/node.js';
 export type { NodeImageDescriberOptions } from './describe/node.js';

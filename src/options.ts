@@ -46,6 +46,29 @@ export interface RetrievalOptions {
   readonly llmAnchors?: boolean;
   /** Which rounds may come back. @default every round */
   readonly filter?: RetrievalFilter;
+  /**
+   * "Now", for the times a question names relative to it ("yesterday", "last weekend", "3 weeks
+   * ago"): epoch ms, a Date or an ISO string. Set it to replay an old conversation as of its day.
+   * @default the clock at each retrieval
+   * @example { now: '2026-12-01T09:00:00Z' }
+   */
+  readonly now?: TimeInput;
+  /**
+   * The confidence (an estimate of the probability that the round is relevant) a hit needs to count:
+   * when no hit reaches it, the result is `relevant: false`. The default was chosen on the dev sets
+   * so that very few answerable questions are judged not relevant: hiding a real memory is worse than
+   * showing a weak one.
+   * @default 0.11
+   */
+  readonly minConfidence?: number;
+  /**
+   * Leave out the hits under `minConfidence` (they move to `candidates`, with the context that came
+   * only for them), so a result that is not relevant holds no rounds. Off by default: every ranked
+   * hit comes back, each with its confidence, and `relevant` only flags the result, because leaving
+   * out weak hits also leaves out some real ones (docs/retrieval.md has the measured cost).
+   * @default false
+   */
+  readonly dropWeakHits?: boolean;
 }
 
 /**
@@ -93,15 +116,16 @@ export interface RetrievalAblation {
   readonly timeExpressions?: boolean;
   /** Words that describe a question's picture (its caption, or keywords read off it) search the text lane. @default true */
   readonly pictureWords?: boolean;
-  /** "Now" for relative dates ("yesterday"), epoch ms. @default Date.now() */
-  readonly now?: number;
+  /** Attach the confidence model's features to the result (under `CONFIDENCE_FEATURES`), to fit the model. @default false */
+  readonly explainConfidence?: boolean;
 }
 
 /** Retrieval options with every default filled in and every number checked. */
-export interface NormalizedRetrievalOptions extends Required<Omit<RetrievalOptions, 'weights' | 'filter' | 'llmAnchors'>>, Required<Omit<RetrievalAblation, 'now'>> {
+export interface NormalizedRetrievalOptions extends Required<Omit<RetrievalOptions, 'weights' | 'filter' | 'llmAnchors' | 'now'>>, Required<RetrievalAblation> {
   readonly weights: Readonly<Record<Signal, number>>;
   readonly llmAnchors: boolean;
   readonly filter: RetrievalFilter | undefined;
+  /** Epoch ms; undefined reads the clock at each retrieval. */
   readonly now: number | undefined;
 }
 
@@ -163,6 +187,9 @@ export interface MemoryOptions {
 
 export const DEFAULT_MAX_TEXT_CHARS = 20_000;
 
+/** Where a result carries the confidence model's features under `explainConfidence` (vmem/internal). */
+export const CONFIDENCE_FEATURES = Symbol('vmem.confidenceFeatures');
+
 /** Where `vmem/internal` hangs ablation switches on an options object; invisible to the public types. */
 export const ABLATION = Symbol('vmem.retrievalAblation');
 
@@ -175,6 +202,8 @@ export function withAblation(options: RetrievalOptions, ablation: RetrievalAblat
   const current = (options as { [ABLATION]?: RetrievalAblation })[ABLATION];
   return { ...options, [ABLATION]: { ...current, ...ablation } } as RetrievalOptions;
 }
+
+const RETRIEVAL_OPTION_KEYS: ReadonlySet<string> = new Set(['k', 'aggregationK', 'neighbours', 'poolSize', 'rrfK', 'weights', 'llmAnchors', 'filter', 'now', 'minConfidence', 'dropWeakHits']);
 
 const DEFAULTS: NormalizedRetrievalOptions = {
   k: 23,
@@ -199,7 +228,10 @@ const DEFAULTS: NormalizedRetrievalOptions = {
   contentQuery: true,
   timeExpressions: true,
   pictureWords: true,
+  explainConfidence: false,
   now: undefined,
+  minConfidence: 0.11,
+  dropWeakHits: false,
 };
 
 /**
@@ -208,6 +240,11 @@ const DEFAULTS: NormalizedRetrievalOptions = {
  * reject with `INVALID_INPUT`.
  */
 export function normalizeRetrievalOptions(options: RetrievalOptions = {}, base: NormalizedRetrievalOptions = DEFAULTS): NormalizedRetrievalOptions {
+  if (typeof options !== 'object' || options === null) throw new VmemError('INVALID_INPUT', `Retrieval options must be an object such as { k: 10 }, got ${String(options)}.`);
+  const unknown = Object.keys(options).filter((key) => !RETRIEVAL_OPTION_KEYS.has(key));
+  if (unknown.length > 0) {
+    throw new VmemError('INVALID_INPUT', `Unknown retrieval option ${unknown.map((key) => `"${key}"`).join(', ')}; use ${[...RETRIEVAL_OPTION_KEYS].join(', ')}.`);
+  }
   const ablation: RetrievalAblation = (options as { [ABLATION]?: RetrievalAblation })[ABLATION] ?? {};
   const pick = <T>(value: T | undefined, fallback: T): T => (value === undefined ? fallback : value);
   const weights = { ...base.weights };
@@ -239,13 +276,44 @@ export function normalizeRetrievalOptions(options: RetrievalOptions = {}, base: 
     contentQuery: pick(ablation.contentQuery, base.contentQuery),
     timeExpressions: pick(ablation.timeExpressions, base.timeExpressions),
     pictureWords: pick(ablation.pictureWords, base.pictureWords),
-    now: pick(ablation.now, base.now),
+    explainConfidence: pick(ablation.explainConfidence, base.explainConfidence),
+    now: options.now === undefined ? base.now : timeOf(options.now, 'Retrieval option now'),
+    minConfidence: fraction(pick(options.minConfidence, base.minConfidence), 'minConfidence'),
+    dropWeakHits: flag(pick(options.dropWeakHits, base.dropWeakHits), 'dropWeakHits'),
   };
+}
+
+/**
+ * Epoch ms of a time given as epoch ms, a Date or an ISO string; `INVALID_INPUT` naming `label` when
+ * it is none of them.
+ */
+export function timeOf(value: TimeInput, label: string): number {
+  const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : Number.NaN;
+  if (!Number.isFinite(ms)) throw new VmemError('INVALID_INPUT', `${label} is ${describeValue(value)}, which is not a time; use epoch ms, a Date or an ISO date such as 2024-05-01.`);
+  return ms;
+}
+
+function describeValue(value: unknown): string {
+  if (typeof value === 'string') return `"${value}"`;
+  if (value instanceof Date) return 'an invalid Date';
+  return String(value);
 }
 
 function count(value: number, name: string, min: number): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
     throw new VmemError('INVALID_INPUT', `Retrieval option ${name} must be a whole number of at least ${min}, got ${String(value)}.`);
+  }
+  return value;
+}
+
+function flag(value: boolean, name: string): boolean {
+  if (typeof value !== 'boolean') throw new VmemError('INVALID_INPUT', `Retrieval option ${name} must be true or false, got ${String(value)}.`);
+  return value;
+}
+
+function fraction(value: number, name: string): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1) {
+    throw new VmemError('INVALID_INPUT', `Retrieval option ${name} must be a number from 0 to 1, got ${String(value)}.`);
   }
   return value;
 }

@@ -177,6 +177,11 @@ export interface TraceEntry {
   readonly neighbour: boolean;
   /** The hit round(s) it is context for: its neighbours among the hits, else its session's best hit. */
   readonly neighbourOf?: readonly string[];
+  /**
+   * Hits only: an estimate, in [0, 1], of the probability that the round is relevant to the
+   * question (no LLM; see `RetrievalResult.confidence`).
+   */
+  readonly confidence?: number;
 }
 
 /** A run of consecutive rounds of one session, in time order. */
@@ -196,8 +201,30 @@ export interface RetrievalResult {
   readonly imageKeywords?: readonly string[];
   /** The stored image most like the attached one (the image lane's best match), when there was one. */
   readonly imageMatch?: { readonly imageId: string; readonly roundId: string; readonly score: number };
-  /** The times the question names ("in May 2023", "yesterday"): rounds inside them rank first. */
-  readonly timeSpans?: readonly { readonly start: number; readonly end: number; readonly text: string }[];
+  /**
+   * The times the question names, as read: `start` inclusive and `end` exclusive (epoch ms, UTC
+   * days), the words they were read from, and `soft` for a vague phrase ("recently", "a while ago")
+   * whose window is a guess. Rounds inside a span rank first; absent when the question names none.
+   * @example [{ start: 1764288000000, end: 1764460800000, text: 'last weekend' }] // Sat 28 – Sun 29 Nov 2026
+   */
+  readonly timeSpans?: readonly { readonly start: number; readonly end: number; readonly text: string; readonly soft?: boolean }[];
+  /**
+   * How sure retrieval is that memory holds what the question asks about: the best hit's
+   * confidence, an estimate in [0, 1] of the probability that it is relevant (0 when nothing matched).
+   */
+  readonly confidence: number;
+  /**
+   * False when no hit reaches `minConfidence`: memory seems to hold nothing about the question.
+   * The ranked hits still come back unless `dropWeakHits` is set; then `blocks`, `images` and
+   * `trace` are empty and the closest rounds are in `candidates`.
+   */
+  readonly relevant: boolean;
+  /**
+   * With `dropWeakHits`: hits left out for a confidence under `minConfidence`, best first (with
+   * their confidence), every hit when `relevant` is false, for callers that want the closest rounds
+   * anyway. Absent when none were left out. Read a round with `memory.get(roundId)`.
+   */
+  readonly candidates?: readonly TraceEntry[];
   readonly blocks: readonly Block[];
   /**
    * Pictures that answer: for image targets, those of the top rounds (the matched one first); for text

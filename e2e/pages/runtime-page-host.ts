@@ -9,7 +9,7 @@ import { extname, join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import type { BrowserContext } from 'playwright-core';
 import { build } from 'vite';
-import { nodeMobileNetOnnx, nodeUseLiteOnnx } from '../../src/encoders/node-assets.js';
+import { convertMobileNet, convertUseLite } from '../../src/encoders/onnx/node-sources.js';
 import { decodeImageNode } from '../../src/encoders/node-decoder.js';
 import { FIXTURE_PHOTOS_DIR, fixturePhotoNames, readFixturePhoto } from '../../src/testing/shared-data.js';
 
@@ -47,9 +47,9 @@ export async function buildRuntimePage(): Promise<RuntimePageHost> {
     },
   });
   const generated = new Map<string, Uint8Array>([
-    ['/models/use-lite-fp32.onnx', await nodeUseLiteOnnx('fp32')],
-    ['/models/use-lite-int8.onnx', await nodeUseLiteOnnx('int8')],
-    ['/models/mobilenet-v2.onnx', await nodeMobileNetOnnx()],
+    ['/models/use-lite-fp32.onnx', await convertUseLite('fp32')],
+    ['/models/use-lite-int8.onnx', await convertUseLite('int8')],
+    ['/models/mobilenet-v2.onnx', await convertMobileNet()],
   ]);
   // Node's pixels of each photo, for comparisons that must not depend on the JPEG decoder.
   for (const name of fixturePhotoNames()) {

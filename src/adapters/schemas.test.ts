@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { MEMORY_TOOLS } from 'vmem';
+import { MEMORY_TOOLS } from 'vmem/tools';
 import { TOOL_INPUTS } from 'vmem/ai-sdk';
 
 describe('the zod schemas of the memory tools', () => {

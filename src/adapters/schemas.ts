@@ -4,7 +4,7 @@
  * Schema is exactly the one `MEMORY_TOOLS` sends, so the two cannot drift.
  */
 import { z } from 'zod';
-import { TOOL_SPECS, type MemoryToolName } from 'vmem';
+import { TOOL_SPECS, type MemoryToolName } from 'vmem/tools';
 
 const { recall, recall_by_time: byTime, get_images: images, remember, forget } = TOOL_SPECS;
 const count = (spec: { readonly description: string; readonly maximum: number }) => z.number().int().min(1).max(spec.maximum).describe(spec.description);

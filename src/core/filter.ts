@@ -1,5 +1,5 @@
 import { VmemError } from '../errors.js';
-import type { RetrievalFilter, TimeInput } from '../options.js';
+import { timeOf, type RetrievalFilter } from '../options.js';
 import type { StoredRound } from '../types.js';
 
 /** Which rounds a filter lets through; it reads only what a round's stored facts hold. */
@@ -34,8 +34,8 @@ export function compileFilter(filter: RetrievalFilter | undefined): RoundFilter 
   if (filter.timeRange !== undefined) {
     const range = filter.timeRange;
     if (typeof range !== 'object' || range === null) throw new VmemError('INVALID_INPUT', 'filter.timeRange must be an object { from?, to? }.');
-    const from = range.from === undefined ? undefined : readTime(range.from, 'filter.timeRange.from');
-    const to = range.to === undefined ? undefined : readTime(range.to, 'filter.timeRange.to');
+    const from = range.from === undefined ? undefined : timeOf(range.from, 'filter.timeRange.from');
+    const to = range.to === undefined ? undefined : timeOf(range.to, 'filter.timeRange.to');
     if (from !== undefined && to !== undefined && from > to) {
       throw new VmemError(
         'INVALID_INPUT',
@@ -57,12 +57,6 @@ export function compileFilter(filter: RetrievalFilter | undefined): RoundFilter 
   }
   if (tests.length === 0) return undefined;
   return (round) => tests.every((test) => test(round));
-}
-
-function readTime(value: TimeInput, label: string): number {
-  const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : Number.NaN;
-  if (!Number.isFinite(ms)) throw new VmemError('INVALID_INPUT', `${label} is "${String(value)}", which is not a time; use epoch ms, a Date or an ISO date such as 2024-05-01.`);
-  return ms;
 }
 
 function describe(value: unknown): string {

@@ -32,19 +32,6 @@ export interface FusedCandidate {
 }
 
 /**
- * Hits of equal score in the order of their rounds in the history (then unit id), instead of the
- * order their units were indexed in: a picture described after its round was stored is indexed last,
- * but after a reload its description sits with its round, and the same question must rank the same.
- */
-export function tiesInHistoryOrder<T extends { readonly roundId: string; readonly unitId: string; readonly score: number }>(
-  hits: readonly T[],
-  indexOf: ReadonlyMap<string, number>,
-): T[] {
-  const position = (hit: T) => indexOf.get(hit.roundId) ?? Number.MAX_SAFE_INTEGER;
-  return [...hits].sort((a, b) => b.score - a.score || position(a) - position(b) || (a.unitId < b.unitId ? -1 : a.unitId > b.unitId ? 1 : 0));
-}
-
-/**
  * Collapses unit hits (best first) to one candidate per group: a round's score under a signal is its
  * best unit's score. Keeps the first `limit` groups.
  */

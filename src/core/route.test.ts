@@ -1,30 +1,55 @@
 import { describe, expect, it } from 'vitest';
+import { routePhrasings, type RoutePhrasing } from './testing/route-phrasings.js';
 import { retrievalCase, route } from './route.js';
 
-// Our own example questions, phrased the way people ask; none taken from the benchmark data.
-const CASES: { question: string; image: boolean; case: string; counting?: boolean; aggregation?: boolean; conflict?: boolean }[] = [
-  { question: 'Where did I say my sister lives?', image: false, case: 'text-to-text' },
-  { question: 'What did the assistant recommend for my sore knee?', image: false, case: 'text-to-text' },
-  { question: 'Which photo showed the cat?', image: false, case: 'text-to-image' },
-  { question: 'Show me the picture of the red bicycle I sent last week', image: false, case: 'text-to-image' },
-  { question: 'Find the screenshot with the error message', image: false, case: 'text-to-image' },
-  { question: 'Which of my pictures were taken at the beach?', image: false, case: 'text-to-image' },
-  { question: 'How many photos of sunsets did I share?', image: false, case: 'text-to-image' },
-  { question: 'Search for all the pictures of birds I sent', image: false, case: 'text-to-image' },
-  { question: 'Of the photos from the hike, which one has the waterfall?', image: false, case: 'text-to-image' },
-  { question: 'Among the images I sent in May, which ones show my garden?', image: false, case: 'text-to-image' },
-  { question: 'From the photos of the trip, which city did we like most?', image: false, case: 'text-to-text' },
-  { question: 'Please look for images of the same flower as this one', image: true, case: 'image+text-to-image' },
-  { question: 'Which earlier image shows the same building as this one?', image: true, case: 'image+text-to-image' },
-  { question: 'Find the photo I shared that looks like this', image: true, case: 'image+text-to-image' },
-  { question: 'What did I say about this photo?', image: true, case: 'image+text-to-text' },
-  { question: 'What breed is the dog in the attached picture?', image: true, case: 'image+text-to-text' },
-  { question: 'When did we talk about what is in the picture?', image: true, case: 'image+text-to-text' },
-  { question: 'What is written on the sign in this image?', image: true, case: 'image+text-to-text' },
-];
+const PHRASINGS = routePhrasings();
+
+/** Precision and recall of one flag over the phrasings. */
+function precisionRecall(flag: (phrasing: RoutePhrasing, decided: ReturnType<typeof route>) => [got: boolean, expected: boolean]) {
+  let truePositives = 0;
+  let falsePositives = 0;
+  let falseNegatives = 0;
+  for (const phrasing of PHRASINGS) {
+    const [got, expected] = flag(phrasing, route(phrasing.question, phrasing.hasImage));
+    if (got && expected) truePositives++;
+    else if (got) falsePositives++;
+    else if (expected) falseNegatives++;
+  }
+  return { precision: truePositives / (truePositives + falsePositives), recall: truePositives / (truePositives + falseNegatives), positives: truePositives + falseNegatives };
+}
 
 describe('route', () => {
-  it.each(CASES)('routes "$question" (image: $image) to $case', ({ question, image, case: expected }) => {
+  it('has at least 150 everyday phrasings of each case', () => {
+    for (const theCase of ['text-to-text', 'text-to-image', 'image+text-to-text', 'image+text-to-image']) {
+      expect(PHRASINGS.filter((phrasing) => phrasing.case === theCase).length).toBeGreaterThanOrEqual(150);
+    }
+  });
+
+  it.each([
+    ['image target', (p: RoutePhrasing, d: ReturnType<typeof route>): [boolean, boolean] => [d.target === 'image', p.case.endsWith('-image')]],
+    ['counting', (p: RoutePhrasing, d: ReturnType<typeof route>): [boolean, boolean] => [d.counting, p.counting]],
+    ['aggregation', (p: RoutePhrasing, d: ReturnType<typeof route>): [boolean, boolean] => [d.aggregation, p.aggregation]],
+    ['conflict', (p: RoutePhrasing, d: ReturnType<typeof route>): [boolean, boolean] => [d.conflict, p.conflict]],
+  ] as const)('flags %s with precision and recall of at least 0.95 over the phrasings', (_name, flag) => {
+    const { precision, recall, positives } = precisionRecall(flag);
+    expect(positives).toBeGreaterThanOrEqual(30);
+    expect(precision).toBeGreaterThanOrEqual(0.95);
+    expect(recall).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('routes every phrasing to its case', () => {
+    const misrouted = PHRASINGS.filter((phrasing) => retrievalCase(route(phrasing.question, phrasing.hasImage)) !== phrasing.case).map((phrasing) => phrasing.question);
+    // The flags' precision and recall above are the bar; this lists what falls short of it, if anything.
+    expect(misrouted.length / PHRASINGS.length).toBeLessThanOrEqual(0.05);
+  });
+
+  it.each([
+    ['cat photo', false, 'text-to-image'],
+    ['What did my cat look like?', false, 'text-to-image'],
+    ['What did I say about the big picture for my career?', false, 'text-to-text'],
+    ['What breed is the dog in the attached picture?', true, 'image+text-to-text'],
+    ['What did I say about the photo I sent you in May?', true, 'image+text-to-image'],
+  ] as const)('routes "%s" (image: %s) to %s', (question, image, expected) => {
     expect(retrievalCase(route(question, image))).toBe(expected);
   });
 
@@ -38,6 +63,10 @@ describe('route', () => {
     ['What is the number of books I bought?', true],
     ['How often do I go running?', true],
     ['What did I eat for lunch?', false],
+    ['How much food does Chelsea get now?', false],
+    ['What is the policy number of my bike insurance?', false],
+    ['What is the number of my hotel room?', false],
+    ['How many times did I call the bank?', true],
   ])('flags counting in "%s" → %s', (question, counting) => {
     expect(route(question, false).counting).toBe(counting);
   });

@@ -1,10 +1,12 @@
-import type { NormalizedRetrievalOptions } from '../options.js';
+import { CONFIDENCE_FEATURES, type NormalizedRetrievalOptions } from '../options.js';
 import type { Block, ImageRef, Lane, RetrievalResult, ReturnedUnit, Role, StoredRound, TraceEntry, TraceHit, UnitKind } from '../types.js';
 import { imagesOf } from '../types.js';
 import { toBlocks, withNeighbours } from './assemble.js';
 import { selectScored, type ContextSelection } from './context.js';
+import { scoreConfidence, type Confidence } from './confidence.js';
+import { CONFIDENCE_MODEL } from './confidence-model.js';
 import { compileFilter } from './filter.js';
-import { beyondRounding, bestPerGroup, reciprocalRankFusion, tiesInHistoryOrder, type FusedCandidate, type SignalRanking } from './fusion.js';
+import { beyondRounding, bestPerGroup, reciprocalRankFusion, type FusedCandidate, type SignalRanking } from './fusion.js';
 import type { PlannedSearch, QueryInput, QueryPlan, SignalScope } from './plan.js';
 import { timeSpansIn, type TimeSpan } from './time-expressions.js';
 import { captionUnitId, textUnitId } from './unit-ids.js';
@@ -36,6 +38,8 @@ export interface HistoryRound {
   readonly timestamp: number;
   readonly meta?: Readonly<Record<string, string | number | boolean>>;
   readonly images: readonly { readonly id: string }[];
+  /** The user's turn plans rather than reports (src/round-tense.ts). */
+  readonly onlyPlans?: boolean;
 }
 
 /** Lane searches take an optional test on round ids; only accepted rounds' units are returned. */
@@ -54,6 +58,8 @@ export interface IndexView {
   bm25(text: string, limit: number, accept?: AcceptRound, captionsOnly?: boolean): LaneHit[];
   /** BM25 over whole rounds (their turns' text together). */
   roundBm25(text: string, limit: number, accept?: AcceptRound): LaneHit[];
+  /** How many rounds hold each of the text's words (as BM25 reads them), and how many rounds there are. */
+  roundWordFrequencies(text: string): { readonly frequencies: readonly number[]; readonly documents: number };
   /** Whole rounds by how similar their words are to the text's (word vectors); empty without them. */
   similarWords(text: string, limit: number, accept?: AcceptRound): LaneHit[];
   /** Text-lane dense search; `captionsOnly` restricts it to caption units. */
@@ -111,7 +117,7 @@ export function rankPlan(view: IndexView, plan: QueryPlan, query: EncodedQuery, 
         signal: signal.signal,
         lane: signal.lane,
         weight: (options.weights[signal.signal] * search.share) / lanePeers(signal.voteLane),
-        candidates: bestPerGroup(tiesInHistoryOrder(hits, view.indexOf), (hit) => (unitLevel ? hit.unitId : hit.roundId), pool),
+        candidates: bestPerGroup(hits, (hit) => (unitLevel ? hit.unitId : hit.roundId), pool),
       });
     }
   }
@@ -128,12 +134,36 @@ export function rankPlan(view: IndexView, plan: QueryPlan, query: EncodedQuery, 
       : {}),
     ...(query.warnings?.length ? { warnings: query.warnings } : {}),
   };
-  if (unitLevel) return unitResult(view, fused.slice(0, plan.k), base);
+  // For a picture target, "photo" or "show" names what is sought, not words a round should hold.
+  const evidenceText = plan.route.target === 'image' ? query.text.replace(PICTURE_WORDS, ' ') : query.text;
+  const confidenceOf = (ranked: readonly FusedCandidate[], roundText: RoundText, spans: readonly TimeSpan[] = []) =>
+    scoreConfidence(
+      {
+        question: evidenceText,
+        withImage: plan.route.queryModality === 'text+image',
+        rankings,
+        fused: ranked,
+        roundText,
+        wordFrequencies: view.roundWordFrequencies(evidenceText),
+        bm25Anywhere: evidenceText.trim() ? (view.roundBm25(evidenceText, 1, admit)[0]?.score ?? 0) : 0,
+        inNamedTime: (roundId) => {
+          const at = roundAt(view, roundId)?.timestamp;
+          return at !== undefined && spans.some((span) => !span.soft && at >= span.start && at < span.end);
+        },
+      },
+      CONFIDENCE_MODEL,
+    );
+  if (unitLevel) {
+    // Unit keys name no round, so no round's words are read.
+    const confidence = confidenceOf(fused, () => undefined);
+    return unitResult(view, fused.slice(0, plan.k), { ...base, confidence: confidence.overall, relevant: true });
+  }
 
-  const spans = options.timeExpressions ? timeSpansIn(query.text, { now: options.now ?? Date.now(), hasRoundsIn: (start, end) => view.history.some((round) => round.timestamp >= start && round.timestamp < end) }) : [];
-  const ranked = spans.length > 0 ? preferTimes(view, fused, spans) : fused;
+  const now = options.now ?? Date.now();
+  const spans = options.timeExpressions ? timeSpansIn(query.text, { now, hasRoundsIn: (start, end) => view.history.some((round) => round.timestamp >= start && round.timestamp < end) }) : [];
+  const ranked = spans.length > 0 ? preferTimes(view, fused, spans, query.text, now) : fused;
   const selection = select(view, plan, ranked, admit);
-  return roundResult(view, plan, ranked, selection, { ...base, ...(spans.length > 0 ? { timeSpans: spans } : {}) });
+  return roundResult(view, plan, ranked, selection, (roundText) => confidenceOf(ranked, roundText, spans), options, { ...base, ...(spans.length > 0 ? { timeSpans: spans } : {}) });
 }
 
 /** A ranked query's result from the rounds it names (read by the caller). */
@@ -260,20 +290,41 @@ function echoSearch(view: IndexView, imageHits: readonly LaneHit[], limit: numbe
   return vector ? view.dense(vector, limit, accept) : [];
 }
 
+const PICTURE_WORDS = /\b(?:images?|photos?|photographs?|pictures?|pics?|snapshots?|screenshots?|selfies?|show(?:s|ed|n)?|look(?:s|ed)?\s+like)\b/gi;
+
+/** A past-tense question asks what was done: "What did I do last weekend?", "Where was I a week ago?". */
+const PAST_QUESTION = /\b(?:did|was|were|had|went|got|made|took|saw|visited|happened|ago|yesterday|last)\b/i;
+const DAY = 86_400_000;
+/** People tell of an event in the days after it: rounds up to a week after a span are half inside it. */
+const TOLD_AFTER = 7 * DAY;
+
 /**
- * Rounds inside a time the question names ("in May 2023") rank above the rest, in their fused order:
- * the date narrows where to look more sharply than any word. A round is inside from a day before the
- * span to a week after it, since people tell of an event in the days that follow.
+ * Rounds inside a time the question names ("in May 2023", "last weekend") rank above the rest, in
+ * their fused order: the date narrows where to look more sharply than any word. A round inside the
+ * span gets the best fused score on top of its own; one told in the week after it (or the day
+ * before), or inside a vague phrase's window ("recently"), gets half that. A past-tense question
+ * prefers what was done over what was planned: a round that only plans gets half its share.
  */
-function preferTimes(view: IndexView, fused: readonly FusedCandidate[], spans: readonly TimeSpan[]): FusedCandidate[] {
-  const DAY = 86_400_000;
-  const inside = (candidate: FusedCandidate) => {
-    const round = roundAt(view, candidate.key);
-    return round !== undefined && spans.some((span) => round.timestamp >= span.start - DAY && round.timestamp < span.end + 7 * DAY);
-  };
+function preferTimes(view: IndexView, fused: readonly FusedCandidate[], spans: readonly TimeSpan[], question: string, now: number): FusedCandidate[] {
+  const pastTense = PAST_QUESTION.test(question);
   const top = fused[0]?.fusedScore ?? 0;
+  const share = (round: HistoryRound): number => {
+    let best = 0;
+    for (const span of spans) {
+      const weight = span.soft ? 0.5 : 1;
+      const at = round.timestamp;
+      if (at >= span.start && at < span.end) best = Math.max(best, weight);
+      else if (!span.soft && ((at >= span.end && at < Math.min(span.end + TOLD_AFTER, Math.max(now, span.end))) || (at >= span.start - DAY && at < span.start))) best = Math.max(best, weight / 2);
+    }
+    const planned = best > 0 && pastTense && round.onlyPlans === true;
+    return planned ? best / 2 : best;
+  };
   return fused
-    .map((candidate) => (inside(candidate) ? { ...candidate, fusedScore: candidate.fusedScore + top } : candidate))
+    .map((candidate) => {
+      const round = roundAt(view, candidate.key);
+      const weight = round ? share(round) : 0;
+      return weight > 0 ? { ...candidate, fusedScore: candidate.fusedScore + weight * top } : candidate;
+    })
     .sort((a, b) => beyondRounding(b.fusedScore - a.fusedScore));
 }
 
@@ -291,30 +342,83 @@ function select(view: IndexView, plan: QueryPlan, ranked: readonly FusedCandidat
 }
 
 type ResultBase = Pick<RetrievalResult, 'case' | 'route' | 'queryText' | 'captionAnchor' | 'imageKeywords' | 'imageMatch' | 'warnings'>;
+type UnitResultBase = ResultBase & Pick<RetrievalResult, 'confidence' | 'relevant'>;
 
-function roundResult(view: IndexView, plan: QueryPlan, ranked: readonly FusedCandidate[], selection: ContextSelection, base: ResultBase & Pick<RetrievalResult, 'timeSpans'>): RankedPlan {
+/**
+ * The result of the selected rounds: not relevant when no hit reaches `minConfidence`. With
+ * `dropWeakHits`, hits under it leave the result for `candidates`, with the context rounds that came
+ * only for them, so a result that is not relevant holds no rounds. Confidence reads the words of the
+ * best rounds, so it is scored once they are read (`assemble`).
+ */
+function roundResult(
+  view: IndexView,
+  plan: QueryPlan,
+  ranked: readonly FusedCandidate[],
+  selection: ContextSelection,
+  scoreWith: (roundText: RoundText) => Confidence,
+  { minConfidence, dropWeakHits, explainConfidence }: Pick<NormalizedRetrievalOptions, 'minConfidence' | 'dropWeakHits' | 'explainConfidence'>,
+  base: ResultBase & Pick<RetrievalResult, 'timeSpans'>,
+): RankedPlan {
   const candidateOf = new Map(ranked.map((candidate) => [candidate.key, candidate]));
-  const blocks = toBlocks(new Set([...selection.hits, ...selection.context.keys()]), view.history, view.indexOf);
-  const trace: TraceEntry[] = selection.hits.map((roundId, index) => {
-    const candidate = candidateOf.get(roundId)!;
-    return { roundId, rank: index + 1, fusedScore: candidate.fusedScore, hits: candidate.votes.map((vote) => toTraceHit(view, vote)), neighbour: false };
-  });
-  for (const [roundId, sources] of selection.context) trace.push({ roundId, fusedScore: 0, hits: [], neighbour: true, neighbourOf: sources });
   const targetsImages = plan.route.target === 'image';
-  const images = targetsImages ? imagesOfTopRounds(view, selection.hits.map((roundId) => candidateOf.get(roundId)!)) : imagesOfRounds(view, selection.hits);
-  const roundIds = new Set([...blocks.flatMap((block) => block.rounds.map((round) => round.id)), ...images.map((image) => image.roundId)]);
+  const imagesOfHits = (hitIds: readonly string[]) =>
+    targetsImages ? imagesOfTopRounds(view, hitIds.map((roundId) => candidateOf.get(roundId)!)) : imagesOfRounds(view, hitIds);
+  const blocks = toBlocks(new Set([...selection.hits, ...selection.context.keys()]), view.history, view.indexOf);
+  const roundIds = new Set([
+    ...blocks.flatMap((block) => block.rounds.map((round) => round.id)),
+    ...imagesOfHits(selection.hits).map((image) => image.roundId),
+    ...ranked.slice(0, CONFIDENCE_READS_ROUNDS).map((candidate) => candidate.key),
+  ]);
   return {
     roundIds: [...roundIds],
     assemble: (roundOf) => {
-      const kept = blocks.map((block) => ({ sessionId: block.sessionId, rounds: block.rounds.flatMap((round) => roundOf(round.id) ?? []) })).filter((block) => block.rounds.length > 0);
-      const refs = images.flatMap(({ roundId, imageId }) => {
+      const confidence = scoreWith((roundId) => {
+        const round = roundOf(roundId);
+        return round && `${round.user.text}\n${round.assistant.text}`;
+      });
+      const entries: TraceEntry[] = selection.hits.map((roundId, index) => {
+        const candidate = candidateOf.get(roundId)!;
+        const hits = candidate.votes.map((vote) => toTraceHit(view, vote));
+        return { roundId, rank: index + 1, fusedScore: candidate.fusedScore, hits, neighbour: false, confidence: confidence.ofRound(roundId) };
+      });
+      const strong = (entry: TraceEntry) => entry.confidence! >= minConfidence;
+      const kept = dropWeakHits ? entries.filter(strong) : entries;
+      const dropped = dropWeakHits ? entries.filter((entry) => !strong(entry)) : [];
+      const keptIds = new Set(kept.map((entry) => entry.roundId));
+      const trace: TraceEntry[] = kept.map((entry, index) => ({ ...entry, rank: index + 1 }));
+      for (const [roundId, sources] of selection.context) {
+        const ofKept = sources.filter((source) => keptIds.has(source));
+        // Context stays while a hit it came for stays (a session's context with no hit named stays with any hit).
+        if (ofKept.length > 0 || (sources.length === 0 && kept.length > 0)) trace.push({ roundId, fusedScore: 0, hits: [], neighbour: true, neighbourOf: ofKept });
+      }
+      const shown: Block[] = toBlocks(new Set(trace.map((entry) => entry.roundId)), view.history, view.indexOf)
+        .map((block) => ({ sessionId: block.sessionId, rounds: block.rounds.flatMap((round) => roundOf(round.id) ?? []) }))
+        .filter((block) => block.rounds.length > 0);
+      const images = imagesOfHits(kept.map((entry) => entry.roundId)).flatMap(({ roundId, imageId }) => {
         const round = roundOf(roundId);
         return round ? imagesOf(round).filter((image) => image.id === imageId) : [];
       });
-      return { ...base, blocks: kept satisfies Block[], images: refs, trace };
+      const result: RetrievalResult = {
+        ...base,
+        confidence: entries.length === 0 ? 0 : Math.max(...entries.map((entry) => entry.confidence!)),
+        relevant: entries.some(strong),
+        blocks: shown,
+        images,
+        trace,
+        ...(dropped.length > 0 ? { candidates: dropped } : {}),
+      };
+      if (!explainConfidence) return result;
+      const closeness = Object.fromEntries(selection.hits.map((roundId) => [roundId, confidence.closenessOf(roundId)]));
+      return Object.assign(result, { [CONFIDENCE_FEATURES]: { features: confidence.features, closeness } });
     },
   };
 }
+
+/** How many of the best rounds confidence reads the words of (see `questionFeatures`). */
+const CONFIDENCE_READS_ROUNDS = 3;
+
+/** A round's words (both turns), once it is read; undefined for a round not read. */
+type RoundText = (roundId: string) => string | undefined;
 
 /** A picture a result shows, by id: the round it is in and its id. */
 interface ImageChoice {
@@ -356,7 +460,7 @@ function imagesOfRounds(view: IndexView, roundIds: readonly string[]): ImageChoi
   });
 }
 
-function unitResult(view: IndexView, fused: readonly FusedCandidate[], base: ResultBase): RankedPlan {
+function unitResult(view: IndexView, fused: readonly FusedCandidate[], base: UnitResultBase): RankedPlan {
   const picked: (UnitInfo & { readonly unitId: string })[] = [];
   for (const candidate of fused) {
     const info = view.unit(candidate.key);

@@ -14,7 +14,8 @@ import type { OrtRuntime } from '../encoders/ort-runtime.js';
 import type { RgbaImage } from '../encoders/types.js';
 import { fixturePhotoNames, readFixturePhoto } from '../testing/shared-data.js';
 import { createCenterNetDetector } from './centernet.js';
-import { nodeCenterNetOnnx } from './node.js';
+import { MODEL_FILES } from '../encoders/model-formats.js';
+import { readShippedModel } from '../encoders/node-assets.js';
 import { createTfjsCenterNetDetector } from './testing/tfjs-centernet.js';
 import type { Box, Detection } from './types.js';
 
@@ -48,7 +49,7 @@ describe('CenterNet on ONNX Runtime', () => {
   let model: Uint8Array;
   beforeAll(async () => {
     expect(names.length).toBeGreaterThanOrEqual(30);
-    model = await nodeCenterNetOnnx();
+    model = await readShippedModel(MODEL_FILES.centerNet, 'CenterNet');
     const tfjs = createTfjsCenterNetDetector({ minScore: MIN_SCORE });
     try {
       for (const name of names) {

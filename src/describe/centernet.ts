@@ -9,7 +9,7 @@
 import { createModelHandle } from '../encoders/model-handle.js';
 import { defaultFetch, type FetchAsset } from '../encoders/assets.js';
 import { toModelInput } from '../encoders/image-preprocess.js';
-import { CENTERNET_ONNX, CONVERTER_VERSION } from '../encoders/onnx/model-formats.js';
+import { CENTERNET_ONNX, CONVERTER_VERSION } from '../encoders/model-formats.js';
 import { loadModelSession, runForFloats, type OnnxModelSource, type OrtRuntime, type OrtSession, type OrtSessionOptions } from '../encoders/ort-runtime.js';
 import type { RgbaImage } from '../encoders/types.js';
 import { VmemError } from '../errors.js';
@@ -44,7 +44,7 @@ export interface CenterNetDetectorOptions {
   /**
    * The converted model (`centernet.onnx`, written by `scripts/convert-models.ts`), read with
    * `fetch`; or a function that returns its bytes (Node converts in memory).
-   * @example '/models/centernet/centernet.onnx'
+   * @example '/models/centernet.onnx'
    */
   readonly model: OnnxModelSource;
   /** Reads the model file. @default the platform `fetch` */
@@ -66,7 +66,7 @@ export interface CenterNetInput {
 /**
  * The CenterNet object detector on ONNX Runtime. Loads lazily and once; calls run one at a time.
  * @example
- * const detector = createCenterNetDetector({ runtime: await import('onnxruntime-web'), model: '/models/centernet/centernet.onnx' });
+ * const detector = createCenterNetDetector({ runtime: await import('onnxruntime-web'), model: '/models/centernet.onnx' });
  * const found = await detector.detect(decodedPixels); // [{ label: 'motorcycle', score: 0.62, box }]
  */
 export function createCenterNetDetector(options: CenterNetDetectorOptions): ObjectDetector & { load(): Promise<void>; dispose(): Promise<void> } {

@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTesseractTextReader, derivedText, labelledDescription, type ImageDescription } from 'vmem';
-import { createNodeImageDescriber, decodeImageNode, nodeTesseractLangPath } from 'vmem/node';
+import { createTesseractTextReader, type ImageDescription } from 'vmem';
+import { derivedText, labelledDescription } from 'vmem/internal';
+import { createNodeImageDescriber, decodeImageNode } from 'vmem/node';
+import { dirname } from 'node:path';
+import { MODEL_FILES } from '../encoders/model-formats.js';
+import { shippedModelPath } from '../encoders/node-assets.js';
 import { renderDialog } from '../testing/render-text.js';
 import { readFixturePhoto } from '../testing/shared-data.js';
 
@@ -81,7 +85,7 @@ describe('createNodeImageDescriber', () => {
 
 describe('createTesseractTextReader', () => {
   it('gives up at its time cap, then reads the next picture with a fresh worker', { timeout: 120_000 }, async () => {
-    const reader = createTesseractTextReader({ langPath: nodeTesseractLangPath() });
+    const reader = createTesseractTextReader({ langPath: dirname(shippedModelPath(MODEL_FILES.tesseractEnglish)) });
     try {
       const page = await decodeImageNode(readFixturePhoto('sk_page.jpg'));
       await reader.load();

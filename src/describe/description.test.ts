@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { derivedText, descriptionParts, labelledDescription, type ImageDescription } from 'vmem';
+import type { ImageDescription } from 'vmem';
+import { derivedText, descriptionParts, labelledDescription } from 'vmem/internal';
 
 const nothing: ImageDescription = {
   objects: [],

@@ -5,9 +5,10 @@
  * nothing is cached in IndexedDB or written to the working directory.
  */
 import type { RgbaImage } from '../encoders/types.js';
-import { VmemError } from '../errors.js';
+import { VmemError, isVmemError } from '../errors.js';
 import type { ProgressCallback } from '../progress.js';
 import { createLazy } from '../util/lazy.js';
+import { importPeer } from '../util/optional-peer.js';
 import { createSerialQueue } from '../util/serial-queue.js';
 import { encodeBmp } from './bmp.js';
 import { keptLines, type OcrBlock } from './ocr-words.js';
@@ -153,7 +154,7 @@ async function startWorker(options: TesseractTextReaderOptions): Promise<Running
   const item = { task: 'model', item: PROGRESS_ITEM } as const;
   options.onProgress?.({ status: 'initiate', ...item });
   try {
-    const { createWorker } = (await import('tesseract.js')) as unknown as {
+    const { createWorker } = (await importPeer('tesseract.js', 'reading text in pictures (OCR)', () => import('tesseract.js'))) as unknown as {
       createWorker(langs: string, oem: number, options: object): Promise<OcrWorker>;
     };
     const ocr = await createWorker('eng', LSTM_ONLY, {
@@ -169,6 +170,7 @@ async function startWorker(options: TesseractTextReaderOptions): Promise<Running
     options.onProgress?.({ status: 'ready', ...item });
     return { worker: ocr, thresholding: undefined };
   } catch (cause) {
+    if (isVmemError(cause)) throw cause;
     throw new VmemError(
       'MODEL_LOAD_FAILED',
       `Could not start Tesseract OCR from ${options.langPath ?? options.languageFileUrl}${options.corePath ? ` and ${options.corePath}` : ''}: ${String((cause as Error)?.message ?? cause)}. ` +

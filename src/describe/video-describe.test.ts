@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { clipToRounds, createMemory, type RoundInput } from 'vmem';
+import { createMemory, type RoundInput } from 'vmem';
+import { clipToRounds } from 'vmem/video';
 import { createNodeEmbeddedEncoders, createNodeImageDescriber, decodeImageNode } from 'vmem/node';
 import { syntheticClip, type Stretch } from '../video/testing/synthetic-clip.js';
 import { readFixturePhoto } from '../testing/shared-data.js';

@@ -3,7 +3,7 @@ import type { FetchAsset } from './assets.js';
 import { createCaptionProxyImageEncoder } from './caption-proxy.js';
 import type { ImageFit } from './image-preprocess.js';
 import { createMobileNetImageEncoder } from './mobilenet.js';
-import type { ModelPrecision } from './onnx/model-formats.js';
+import type { ModelPrecision } from './model-formats.js';
 import type { OnnxModelSource, OrtRuntime, OrtSessionOptions } from './ort-runtime.js';
 import type { ImageDecoder, ImageEmbedder } from './types.js';
 import type { ProgressCallback } from '../progress.js';
@@ -20,13 +20,13 @@ export interface EmbeddedEncodersOptions {
    * @example await import('onnxruntime-web')
    */
   readonly runtime: OrtRuntime;
-  /** USE-Lite's converted model. @example '/models/use-lite/use-lite-int8.onnx' */
+  /** USE-Lite's converted model. @example '/models/use-lite-int8.onnx' */
   readonly textModel: OnnxModelSource;
   /** As in `createUseLiteTextEncoder`. @default 'int8' */
   readonly precision?: ModelPrecision;
   /** @default `vocab.json` next to `textModel` */
   readonly vocabUrl?: string;
-  /** MobileNetV2's converted model, for `image: 'mobilenet'`. @example '/models/mobilenet/mobilenet-v2.onnx' */
+  /** MobileNetV2's converted model, for `image: 'mobilenet'`. @example '/models/mobilenet-v2.onnx' */
   readonly imageModel?: OnnxModelSource;
   /** Reads model files. @default the platform `fetch` */
   readonly fetch?: FetchAsset;
@@ -66,8 +66,8 @@ export interface EmbeddedEncoders {
  * @example
  * const { text, image } = createEmbeddedEncoders({
  *   runtime: await import('onnxruntime-web'),
- *   textModel: '/models/use-lite/use-lite-int8.onnx',
- *   imageModel: '/models/mobilenet/mobilenet-v2.onnx',
+ *   textModel: '/models/use-lite-int8.onnx',
+ *   imageModel: '/models/mobilenet-v2.onnx',
  *   decoder: createBrowserImageDecoder(),
  * });
  * const memory = await createMemory({ textEncoder: text, imageEncoder: image });

@@ -1,6 +1,6 @@
-import { AutoImageProcessor, RawImage, SiglipVisionModel, env, pipeline } from '@huggingface/transformers';
-import type { FeatureExtractionPipeline, ImageProcessor, PreTrainedModel, Tensor } from '@huggingface/transformers';
+import type { FeatureExtractionPipeline, ImageProcessor, PreTrainedModel, RawImage, Tensor } from '@huggingface/transformers';
 import { VmemError, isVmemError } from '../errors.js';
+import { importPeer } from '../util/optional-peer.js';
 import { createSerialQueue } from '../util/serial-queue.js';
 import type { ImageDecoder } from './types.js';
 import type { ProgressCallback } from '../progress.js';
@@ -8,7 +8,11 @@ import type { LoadableImageEmbedder } from './mobilenet.js';
 import type { LoadableTextEmbedder } from './use-lite.js';
 import { normalizedRows } from './vectors.js';
 
-/** Where and how a hub encoder gets its model (transformers.js v3). */
+/** transformers.js, an optional peer of `vmem/hub`, imported on the first encoder created. */
+type Transformers = typeof import('@huggingface/transformers');
+const loadTransformers = (): Promise<Transformers> => importPeer('@huggingface/transformers', 'vmem/hub', () => import('@huggingface/transformers'));
+
+/** Where and how a hub encoder gets its model (transformers.js 4; `npm install @huggingface/transformers@4`). */
 export interface HubModelOptions {
   /**
    * Base URL of a Hugging Face-compatible file host (a mirror or your own server).
@@ -32,8 +36,9 @@ export interface HubModelOptions {
    */
   readonly dtype?: 'fp32' | 'fp16' | 'q8' | 'int8' | 'uint8' | 'q4' | 'q4f16' | 'bnb4';
   /**
-   * Where onnxruntime-web's `.wasm` files are (browser only). `'bundled'` uses the files your bundler
-   * ships with onnxruntime-web (no CDN).
+   * Where onnxruntime-web's `.wasm` files are (browser only): a folder (ending in `/`), the address of
+   * the one binary to use (ending in `.wasm`), or `'bundled'` for the files your bundler ships with
+   * onnxruntime-web (no CDN).
    * @default 'bundled'
    */
   readonly onnxWasmPaths?: string;
@@ -75,9 +80,10 @@ const loadQueue = createSerialQueue();
 export async function createHubTextEncoder(options: HubTextEncoderOptions = {}): Promise<LoadableTextEmbedder> {
   const model = options.model ?? 'Xenova/all-MiniLM-L6-v2';
   const batchSize = positiveInteger(options.batchSize, 32, 'batchSize');
+  const transformers = await loadTransformers();
   // The cast keeps TypeScript from expanding pipeline()'s overloads (a union too complex to represent).
-  const loadExtractor = pipeline as unknown as (task: 'feature-extraction', model: string, settings: PretrainedSettings) => Promise<FeatureExtractionPipeline>;
-  const extractor = await loadWithEnv(model, options, (settings) => loadExtractor('feature-extraction', model, settings));
+  const loadExtractor = transformers.pipeline as unknown as (task: 'feature-extraction', model: string, settings: PretrainedSettings) => Promise<FeatureExtractionPipeline>;
+  const extractor = await loadWithEnv(transformers, model, options, (settings) => loadExtractor('feature-extraction', model, settings));
   const queue = createSerialQueue();
   let disposed = false;
   const run = async (texts: readonly string[]): Promise<Float32Array[]> => {
@@ -123,7 +129,9 @@ export async function createHubTextEncoder(options: HubTextEncoderOptions = {}):
 export async function createHubImageEncoder(options: HubImageEncoderOptions): Promise<LoadableImageEmbedder> {
   const model = options.model ?? 'Xenova/siglip-base-patch16-224';
   const batchSize = positiveInteger(options.batchSize, 8, 'batchSize');
-  const { processor, vision } = await loadWithEnv(model, options, async (settings) => {
+  const transformers = await loadTransformers();
+  const { AutoImageProcessor, RawImage, SiglipVisionModel } = transformers;
+  const { processor, vision } = await loadWithEnv(transformers, model, options, async (settings) => {
     const [loadedProcessor, loadedVision] = await Promise.all([
       AutoImageProcessor.from_pretrained(model, settings) as Promise<ImageProcessor>,
       SiglipVisionModel.from_pretrained(model, settings) as Promise<PreTrainedModel>,
@@ -202,7 +210,7 @@ interface TransformersProgress {
 }
 
 /** Runs one load with `env` set from `options`, then puts `env` back; loads never overlap. */
-function loadWithEnv<T>(model: string, options: HubModelOptions, load: (settings: PretrainedSettings) => Promise<T>): Promise<T> {
+function loadWithEnv<T>({ env }: Transformers, model: string, options: HubModelOptions, load: (settings: PretrainedSettings) => Promise<T>): Promise<T> {
   return loadQueue.run(async () => {
     const wasm = env.backends.onnx.wasm as { wasmPaths?: unknown; numThreads?: number } | undefined;
     const saved = {
@@ -226,7 +234,7 @@ function loadWithEnv<T>(model: string, options: HubModelOptions, load: (settings
         const paths = options.onnxWasmPaths ?? 'bundled';
         // Without wasmPaths, onnxruntime-web loads the .wasm its bundler shipped instead of a CDN copy.
         if (paths === 'bundled') delete wasm.wasmPaths;
-        else wasm.wasmPaths = paths;
+        else wasm.wasmPaths = paths.endsWith('.wasm') ? { wasm: paths } : paths;
         if (options.threads !== undefined) wasm.numThreads = options.threads;
       }
       const settings: PretrainedSettings = {

@@ -6,7 +6,7 @@
 export type { ImageDecoder, ImageEmbedder, ImagePayload, RgbaImage, TextEmbedder } from './types.js';
 export type { AssetResponse, FetchAsset } from './assets.js';
 export type { OnnxModelSource, OrtRuntime, OrtSession, OrtSessionOptions, OrtTensor, OrtElementType } from './ort-runtime.js';
-export type { ModelPrecision } from './onnx/model-formats.js';
+export type { ModelPrecision } from './model-formats.js';
 export type { ImageFit } from './image-preprocess.js';
 export type { ImageFormat } from '../images/image-format.js';
 export type { LoadableTextEmbedder, UseLiteTextEncoderOptions } from './use-lite.js';
@@ -19,5 +19,5 @@ export { createMobileNetImageEncoder, MOBILENET_DIMENSION } from './mobilenet.js
 export { createCaptionProxyImageEncoder } from './caption-proxy.js';
 export { createBrowserImageDecoder } from './browser-decoder.js';
 export { createEmbeddedEncoders } from './embedded.js';
-export { MODEL_FILES } from './onnx/model-formats.js';
+export { MODEL_FILES } from './model-formats.js';
 export { sniffImageFormat } from '../images/image-format.js';

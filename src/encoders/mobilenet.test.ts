@@ -3,13 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorCode } from '../errors.js';
 import * as ortNode from 'onnxruntime-node';
 import { createMobileNetImageEncoder } from './mobilenet.js';
-import { nodeMobileNetOnnx } from './node-assets.js';
+import { MODEL_FILES } from './model-formats.js';
+import { readShippedModel } from './node-assets.js';
 import { decodeImageNode } from './node-decoder.js';
 import { fixturePhotoNames, readFixturePhoto } from '../testing/shared-data.js';
 import { dot } from './vectors.js';
 
 describe('MobileNetV2 image encoder', () => {
-  const encoder = createMobileNetImageEncoder({ runtime: ortNode, model: nodeMobileNetOnnx, decoder: decodeImageNode });
+  const encoder = createMobileNetImageEncoder({ runtime: ortNode, model: () => readShippedModel(MODEL_FILES.mobileNet, 'MobileNetV2'), decoder: decodeImageNode });
   const names = fixturePhotoNames();
   let stored: Float32Array[] = [];
   beforeAll(async () => {

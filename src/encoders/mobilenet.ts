@@ -4,7 +4,7 @@ import { defaultFetch } from './assets.js';
 import type { FetchAsset } from './assets.js';
 import { toModelInput } from './image-preprocess.js';
 import type { ImageFit } from './image-preprocess.js';
-import { CONVERTER_VERSION, MOBILENET_ONNX } from './onnx/model-formats.js';
+import { CONVERTER_VERSION, MOBILENET_ONNX } from './model-formats.js';
 import { loadModelSession, runForFloats } from './ort-runtime.js';
 import type { OnnxModelSource, OrtRuntime, OrtSession, OrtSessionOptions } from './ort-runtime.js';
 import type { ImageDecoder, ImageEmbedder, ImagePayload } from './types.js';
@@ -30,7 +30,7 @@ export interface MobileNetImageEncoderOptions {
   /**
    * The converted model (`mobilenet-v2.onnx`, written by `scripts/convert-models.ts`), read with
    * `fetch`; or a function that returns its bytes (Node converts in memory).
-   * @example '/models/mobilenet/mobilenet-v2.onnx'
+   * @example '/models/mobilenet-v2.onnx'
    */
   readonly model: OnnxModelSource;
   /** Reads the model file. @default the platform `fetch` */
@@ -64,7 +64,7 @@ export interface LoadableImageEmbedder extends ImageEmbedder {
  * pooled layer, L2-normalised. Finds the same photo after crops, flips and re-exposure, and the
  * same scene from a nearby viewpoint; it has no text tower, so text→image goes through captions.
  * @example
- * const image = createMobileNetImageEncoder({ runtime, model: '/models/mobilenet/mobilenet-v2.onnx', decoder: createBrowserImageDecoder() });
+ * const image = createMobileNetImageEncoder({ runtime, model: '/models/mobilenet-v2.onnx', decoder: createBrowserImageDecoder() });
  * const [v] = await image.embed([{ bytes: jpegBytes, mimeType: 'image/jpeg' }]); // Float32Array(1280)
  */
 export function createMobileNetImageEncoder(options: MobileNetImageEncoderOptions): LoadableImageEmbedder {

@@ -4,7 +4,7 @@
  * same packages transformers.js uses for the hub encoders), so one library runs on one runtime
  * wherever it is, and a host page's own copy of onnxruntime is used, never a second one.
  */
-import { VmemError } from '../errors.js';
+import { VmemError, isVmemError } from '../errors.js';
 import { fetchBytes } from './assets.js';
 import type { FetchAsset } from './assets.js';
 import type { ProgressCallback } from '../progress.js';
@@ -48,6 +48,8 @@ export async function createOrtSession(runtime: OrtRuntime, model: Uint8Array, o
   try {
     return await runtime.InferenceSession.create(model, options);
   } catch (cause) {
+    // A runtime that is not installed (DEPENDENCY_MISSING) says so itself.
+    if (isVmemError(cause)) throw cause;
     const providers = options.executionProviders?.join(', ') ?? "onnxruntime's default provider";
     throw new VmemError('MODEL_LOAD_FAILED', `ONNX Runtime could not start ${what} on ${providers}: ${String((cause as Error)?.message ?? cause)}`, { cause });
   }

@@ -8,9 +8,11 @@ import * as ortNode from 'onnxruntime-node';
 import * as ortWeb from 'onnxruntime-web';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createMobileNetImageEncoder } from './mobilenet.js';
-import { nodeMobileNetOnnx, nodeUseLiteOnnx, nodeUseLiteVocabPath, readFileAsFetch } from './node-assets.js';
+import { MODEL_FILES } from './model-formats.js';
+import { readFileAsFetch, readShippedModel, shippedModelPath } from './node-assets.js';
+import { convertUseLite } from './onnx/node-sources.js';
 import { decodeImageNode } from './node-decoder.js';
-import type { ModelPrecision } from './onnx/model-formats.js';
+import type { ModelPrecision } from './model-formats.js';
 import type { OrtRuntime } from './ort-runtime.js';
 import { benchTexts } from './testing/bench-texts.js';
 import { tfjsPhotoVectors, tfjsTextVectors } from './testing/tfjs-reference.js';
@@ -31,7 +33,9 @@ function lowestCosine(expected: readonly Float32Array[], actual: readonly Float3
 }
 
 async function embedTexts(runtime: OrtRuntime, precision: ModelPrecision, texts: readonly string[]): Promise<Float32Array[]> {
-  const encoder = createUseLiteTextEncoder({ runtime, model: () => nodeUseLiteOnnx(precision), precision, vocabUrl: nodeUseLiteVocabPath(), fetch: readFileAsFetch });
+  // int8 is the file the package ships; fp32 (not shipped) is converted here.
+  const model = precision === 'int8' ? () => readShippedModel(MODEL_FILES.useLite.int8, 'USE-Lite') : () => convertUseLite(precision);
+  const encoder = createUseLiteTextEncoder({ runtime, model, precision, vocabUrl: shippedModelPath(MODEL_FILES.useLiteVocab), fetch: readFileAsFetch });
   try {
     return await encoder.embed(texts);
   } finally {
@@ -70,7 +74,7 @@ describe('MobileNetV2 on ONNX Runtime', () => {
 
   for (const [name, runtime] of Object.entries(runtimes)) {
     it(`matches TF.js on every fixture photo (${name})`, async () => {
-      const encoder = createMobileNetImageEncoder({ runtime, model: nodeMobileNetOnnx, decoder: decodeImageNode });
+      const encoder = createMobileNetImageEncoder({ runtime, model: () => readShippedModel(MODEL_FILES.mobileNet, 'MobileNetV2'), decoder: decodeImageNode });
       try {
         const vectors = await encoder.embed(names.map((photo) => ({ bytes: readFixturePhoto(photo), mimeType: 'image/jpeg' })));
         expect(lowestCosine(reference, vectors)).toBeGreaterThanOrEqual(EQUIVALENT);

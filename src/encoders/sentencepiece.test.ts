@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { nodeUseLiteModelPath } from './node-assets.js';
-import { siblingOf } from './assets.js';
+import { useLiteVocabSourcePath } from './onnx/node-sources.js';
 import { createSentencePieceTokenizer, normalizeForPieces } from './sentencepiece.js';
 import type { VocabEntry } from './sentencepiece.js';
 
-const vocab = JSON.parse(readFileSync(siblingOf(nodeUseLiteModelPath(), 'vocab.json'), 'utf8')) as VocabEntry[];
+const vocab = JSON.parse(readFileSync(useLiteVocabSourcePath(), 'utf8')) as VocabEntry[];
 const tokenizer = createSentencePieceTokenizer(vocab);
 const idOf = (piece: string): number => vocab.findIndex(([p]) => p === piece);
 

@@ -5,7 +5,8 @@ import * as ortNode from 'onnxruntime-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorCode } from '../errors.js';
 import type { FetchAsset } from './assets.js';
-import { nodeUseLiteOnnx, nodeUseLiteVocabPath, readFileAsFetch } from './node-assets.js';
+import { MODEL_FILES } from './model-formats.js';
+import { readFileAsFetch, readShippedModel, shippedModelPath } from './node-assets.js';
 import type { VmemProgress } from '../progress.js';
 import { createUseLiteTextEncoder, groupByPaddedSize } from './use-lite.js';
 import type { UseLiteTextEncoderOptions } from './use-lite.js';
@@ -14,8 +15,8 @@ import { dot } from './vectors.js';
 // The converted model and its vocabulary in one folder, as the app serves them.
 const folder = mkdtempSync(join(tmpdir(), 'vmem-use-lite-'));
 const modelPath = join(folder, 'use-lite-int8.onnx');
-writeFileSync(modelPath, await nodeUseLiteOnnx('int8'));
-copyFileSync(nodeUseLiteVocabPath(), join(folder, 'vocab.json'));
+writeFileSync(modelPath, await readShippedModel(MODEL_FILES.useLite.int8, 'USE-Lite'));
+copyFileSync(shippedModelPath(MODEL_FILES.useLiteVocab), join(folder, MODEL_FILES.useLiteVocab));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 const makeEncoder = (extra: Partial<UseLiteTextEncoderOptions> = {}) =>
@@ -85,7 +86,7 @@ describe('USE-Lite loading', () => {
   it('refuses a damaged model file with MODEL_LOAD_FAILED', async () => {
     const damaged = join(folder, 'damaged.onnx');
     writeFileSync(damaged, new TextEncoder().encode('not a model'));
-    await expect(makeEncoder({ model: damaged, vocabUrl: join(folder, 'vocab.json') }).embed(['hello'])).rejects.toMatchObject({ code: 'MODEL_LOAD_FAILED', message: /ONNX Runtime could not start USE-Lite/ });
+    await expect(makeEncoder({ model: damaged, vocabUrl: join(folder, MODEL_FILES.useLiteVocab) }).embed(['hello'])).rejects.toMatchObject({ code: 'MODEL_LOAD_FAILED', message: /ONNX Runtime could not start USE-Lite/ });
   });
 
   it('streams a fetched model with progress as the bytes arrive', async () => {
@@ -108,13 +109,13 @@ describe('USE-Lite loading', () => {
   it('retries after a failed load, and a failed call does not block later calls', async () => {
     let failuresLeft = 1;
     const flaky: FetchAsset = async (url) => {
-      if (url.endsWith('vocab.json') && failuresLeft-- > 0) throw new Error('network down');
+      if (url.endsWith(MODEL_FILES.useLiteVocab) && failuresLeft-- > 0) throw new Error('network down');
       return readFileAsFetch(url);
     };
     const encoder = makeEncoder({ fetch: flaky });
     const first = encoder.embed(['one']);
     const second = encoder.embed(['two']);
-    await expect(first).rejects.toThrow(/vocab\.json.*network down/);
+    await expect(first).rejects.toThrow(/use-lite-vocab\.json.*network down/);
     const [vector] = await second;
     expect(vector!.length).toBe(512);
     await encoder.dispose();

@@ -2,8 +2,8 @@ import { createModelHandle } from './model-handle.js';
 import { VmemError } from '../errors.js';
 import { defaultFetch, fetchJson, siblingOf } from './assets.js';
 import type { FetchAsset } from './assets.js';
-import { CONVERTER_VERSION, USE_LITE_ONNX } from './onnx/model-formats.js';
-import type { ModelPrecision } from './onnx/model-formats.js';
+import { CONVERTER_VERSION, MODEL_FILES, USE_LITE_ONNX } from './model-formats.js';
+import type { ModelPrecision } from './model-formats.js';
 import { createOrtSession, readModel, runForFloats } from './ort-runtime.js';
 import type { OnnxModelSource, OrtRuntime, OrtSession, OrtSessionOptions } from './ort-runtime.js';
 import { createSentencePieceTokenizer } from './sentencepiece.js';
@@ -34,7 +34,7 @@ export interface UseLiteTextEncoderOptions {
   /**
    * The converted model, `use-lite-int8.onnx` or `use-lite.onnx` (written by
    * `scripts/convert-models.ts`), read with `fetch`; or a function that returns its bytes.
-   * @example '/models/use-lite/use-lite-int8.onnx'
+   * @example '/models/use-lite-int8.onnx'
    */
   readonly model: OnnxModelSource;
   /**
@@ -45,7 +45,7 @@ export interface UseLiteTextEncoderOptions {
   readonly precision?: ModelPrecision;
   /**
    * Address of the sentencepiece vocabulary.
-   * @default `vocab.json` next to `model` when it is an address
+   * @default `use-lite-vocab.json` next to `model` when it is an address
    */
   readonly vocabUrl?: string;
   /** Reads model files. @default the platform `fetch` */
@@ -93,7 +93,7 @@ interface LoadedUseLite {
  * browser workers: every file comes through `fetch` (or `model` as bytes). Loads lazily and once;
  * calls are serialised.
  * @example
- * const text = createUseLiteTextEncoder({ runtime: await import('onnxruntime-web'), model: '/models/use-lite/use-lite-int8.onnx' });
+ * const text = createUseLiteTextEncoder({ runtime: await import('onnxruntime-web'), model: '/models/use-lite-int8.onnx' });
  * const [v] = await text.embed(['A red bicycle by the door']); // Float32Array(512), unit length
  */
 export function createUseLiteTextEncoder(options: UseLiteTextEncoderOptions): LoadableTextEmbedder {
@@ -103,7 +103,7 @@ export function createUseLiteTextEncoder(options: UseLiteTextEncoderOptions): Lo
   const effectiveCap = Math.min(maxTokens, USE_LITE_MAX_TOKENS);
   const fetchAsset = options.fetch ?? defaultFetch();
   const model = createModelHandle(async (): Promise<LoadedUseLite> => {
-    const vocabUrl = options.vocabUrl ?? (typeof options.model === 'string' ? siblingOf(options.model, 'vocab.json') : undefined);
+    const vocabUrl = options.vocabUrl ?? (typeof options.model === 'string' ? siblingOf(options.model, MODEL_FILES.useLiteVocab) : undefined);
     if (vocabUrl === undefined) throw new VmemError('INVALID_INPUT', 'USE-Lite needs vocabUrl when its model is given as bytes.');
     options.onProgress?.({ status: 'initiate', task: 'model', item: PROGRESS_ITEM });
     // The small file first: if it fails, no model bytes were read.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { encodeWordVectors, parseWordVectors } from 'vmem';
+import { parseWordVectors } from 'vmem';
+import { encodeWordVectors } from 'vmem/internal';
 import { TOPIC_WORDS } from '../testing/word-vectors.js';
 
 const cosine = (a: readonly number[], b: readonly number[]) => {

@@ -46,7 +46,7 @@ class WordVectorTable implements WordVectors {
 }
 
 /**
- * Reads a word-vector file (as `scripts/convert-models.ts` writes it: `models/words/…`).
+ * Reads a word-vector file (as `scripts/convert-models.ts` writes it into `models/`, and the package ships in `dist/worker/models/`).
  * @throws VmemError `MODEL_LOAD_FAILED` when the bytes are not such a file.
  */
 export function parseWordVectors(bytes: ArrayBuffer | Uint8Array): WordVectors {

@@ -1,4 +1,5 @@
-import { createMemory, createOpenAiProvider, runAgent } from 'vmem';
+import { createMemory, createOpenAiProvider } from 'vmem';
+import { runAgent } from 'vmem/tools';
 import { createFileStorage, createNodeEmbeddedEncoders, nodeImageResizer } from 'vmem/node';
 
 const { text, image } = createNodeEmbeddedEncoders();

@@ -280,12 +280,7 @@ export class Bm25Index {
       this.parts.forEach((part, p) => {
         const t = findString(part.section.terms, token);
         if (t < 0) return;
-        const { starts, postings, owner } = part.section;
-        let live = starts[t + 1]! - starts[t]!;
-        if (liveOfPart[p]! < owner.length) {
-          live = 0;
-          for (let i = starts[t]!; i < starts[t + 1]!; i++) if (!this.isDead(part.docSlot[postings[i]!]!)) live++;
-        }
+        const live = this.liveDocuments(p, t, liveOfPart);
         if (live === 0) return;
         df += live;
         shortest = Math.min(shortest, part.section.minLength[t]!);
@@ -407,6 +402,30 @@ export class Bm25Index {
     } finally {
       for (let t = 0; t < touched.size; t++) state[touched.data[t]!] = UNSEEN;
     }
+  }
+
+  /** How many live documents hold each token, in order, and how many live documents there are. */
+  documentFrequencies(tokens: readonly string[]): { readonly frequencies: readonly number[]; readonly documents: number } {
+    const { docs, liveOfPart } = this.statistics();
+    const frequencies = tokens.map((token) => {
+      let df = 0;
+      this.parts.forEach((part, p) => {
+        const t = findString(part.section.terms, token);
+        if (t >= 0) df += this.liveDocuments(p, t, liveOfPart);
+      });
+      return df;
+    });
+    return { frequencies, documents: docs };
+  }
+
+  /** Live documents of part `p` that hold its term `t`. */
+  private liveDocuments(p: number, t: number, liveOfPart: readonly number[]): number {
+    const part = this.parts[p]!;
+    const { starts, postings, owner } = part.section;
+    if (liveOfPart[p]! === owner.length) return starts[t + 1]! - starts[t]!;
+    let live = 0;
+    for (let i = starts[t]!; i < starts[t + 1]!; i++) if (!this.isDead(part.docSlot[postings[i]!]!)) live++;
+    return live;
   }
 
   private statistics(): { docs: number; length: number; liveOfPart: number[] } {

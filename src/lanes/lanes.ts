@@ -455,6 +455,11 @@ export class Lanes {
     });
   }
 
+  /** How many rounds hold each of the text's words (BM25's tokens), and how many rounds there are. */
+  roundWordFrequencies(text: string): { readonly frequencies: readonly number[]; readonly documents: number } {
+    return this.roundIndex.documentFrequencies(this.tokenizer.tokenize(text));
+  }
+
   /** Rounds by the similarity of their words to the question's (empty without word vectors). */
   similarWords(text: string, limit: number, accept?: AcceptRound): LaneHit[] {
     const index = this.similarWordsIndex;

@@ -100,8 +100,9 @@ export interface WordsPart {
 /**
  * The `similar-words` signal over whole rounds: every question word is matched to the round's most
  * similar word by the word vectors, and a round scores the sum of those similarities, each weighted
- * by how rare the question word is in this memory (its IDF). A word the round holds itself counts 1,
- * so this is BM25's matching made soft, not a second sentence vector.
+ * by how rare the question word is in this memory (its IDF), over the sum of those weights: the share
+ * of the question's words, by rarity, that the round matches, in [0, 1]. A word the round holds
+ * itself counts 1, so this is BM25's matching made soft, not a second sentence vector.
  *
  * The rounds' words are stored as table rows (segments keep them), so opening reads them and looks
  * at no text. A search compares the question's words with the memory's distinct words once each,
@@ -181,12 +182,14 @@ export class SimilarWordsIndex {
         }
       }
     }
+    // Scores are the share of the question's words (by rarity) a round matches, in [0, 1].
+    const total = weights.reduce((sum, weight) => sum + weight, 0) || 1;
     const top = new TopK(limit, this.slotOrder);
     for (const slot of touched) {
       if (accept && !accept(slot)) continue;
       let score = 0;
       for (let word = 0; word < words; word++) score += weights[word]! * best[slot * words + word]!;
-      top.offer(slot, score);
+      top.offer(slot, score / total);
     }
     return top.sorted().map(({ key, score }) => ({ slot: key, score }));
   }

@@ -2,7 +2,8 @@
 import { readFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { imageFromDataUrl, VmemError, type ImageInput, type ImageSourceResolver } from 'vmem';
+import { VmemError, type ImageInput } from 'vmem';
+import { imageFromDataUrl, type ImageSourceResolver } from 'vmem/tools';
 
 const MIME_BY_EXTENSION: Readonly<Record<string, string>> = {
   '.jpg': 'image/jpeg',

@@ -63,6 +63,11 @@ describe('vmem-mcp', () => {
     const byText = await call(client, 'recall', { query: 'Which photo showed my motorcycle?', limit: 1 });
     expect(byText.json).toMatchObject({ case: 'text-to-image' });
     expect(recalledIds(byText.json)).toEqual([bikeId]);
+    // A picture named in passing is asked for too: "motorcycle photo" is text→image.
+    const terse = await call(client, 'recall', { query: 'motorcycle photo', limit: 1 });
+    expect(terse.json).toMatchObject({ case: 'text-to-image' });
+    expect(recalledIds(terse.json)).toEqual([bikeId]);
+    expect((await call(client, 'recall', { query: 'cat photo', limit: 1 })).json).toMatchObject({ case: 'text-to-image' });
 
     // The query picture is the stored coffee photo shrunk and re-encoded, not the same bytes.
     const small = await nodeImageResizer(readFixturePhoto('sk_coffee.jpg'), 'image/jpeg', 200, 60);

@@ -1,7 +1,7 @@
 /** The memory tools as an MCP server (any transport); `cli.ts` serves it over stdio. */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
-import { MEMORY_TOOLS, runTool, toolError, type MemoryToolName, type RunToolOptions, type ToolMemory } from 'vmem';
+import { MEMORY_TOOLS, runTool, toolError, type MemoryToolName, type RunToolOptions, type ToolMemory } from 'vmem/tools';
 import { TOOL_INPUTS } from '../adapters/schemas.js';
 
 const ANNOTATIONS: Readonly<Record<MemoryToolName, ToolAnnotations>> = {

@@ -40,7 +40,8 @@ export async function answerWithMemory(deps: AnswerDeps, query: Query, options: 
   }
   const maxImages = options.maxImages === undefined ? DEFAULT_MAX_IMAGES : options.maxImages;
   assertMaxImages(maxImages);
-  const retrieval = await deps.retrieve(query, options);
+  const { attachImages: _attachImages, maxImages: _maxImages, signal: _signal, ...retrievalOptions } = options;
+  const retrieval = await deps.retrieve(query, retrievalOptions);
   const question = query.text?.trim() || 'What does my memory say about the attached picture?';
   const context = formatContext(retrieval.blocks);
 

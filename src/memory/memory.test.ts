@@ -46,7 +46,8 @@ async function filledMemory() {
   const textEncoder = createHashTextEncoder();
   const imageEncoder = wordImageEncoder();
   const storage = createInMemoryStorage();
-  const memory = await createMemory({ textEncoder, imageEncoder, storage });
+  // Every hit kept: these tests are about routing, scopes and context; confidence has its own below.
+  const memory = await createMemory({ textEncoder, imageEncoder, storage, retrieval: { minConfidence: 0 } });
   await memory.add(conversation);
   return { memory, textEncoder, imageEncoder, storage };
 }
@@ -76,7 +77,7 @@ describe('memory: building', () => {
     const { memory, storage } = await filledMemory();
     const before = await memory.retrieve('where does my sister live?');
     const textEncoder = createHashTextEncoder();
-    const reopened = await createMemory({ textEncoder, imageEncoder: wordImageEncoder(), storage });
+    const reopened = await createMemory({ textEncoder, imageEncoder: wordImageEncoder(), storage, retrieval: { minConfidence: 0 } });
     expect(reopened.size).toBe(7);
     const after = await reopened.retrieve('where does my sister live?');
     expect(after.trace.map((entry) => entry.roundId)).toEqual(before.trace.map((entry) => entry.roundId));
@@ -178,6 +179,18 @@ describe('memory: routed retrieval', () => {
     // r2 shares r3's session and sits next to it; no signal found it, so it is context.
     expect(result.trace[1]).toMatchObject({ roundId: 'r2', neighbour: true, neighbourOf: ['r3'] });
     expect(result.blocks.map((block) => block.rounds.map((round) => round.id))).toEqual([['r2', 'r3']]);
+  });
+
+  it('routes everyday picture phrasing to the image target: "cat photo", "what did my kitten look like?"', async () => {
+    const { memory } = await filledMemory();
+    expect((await memory.retrieve('cat photo')).case).toBe('text-to-image');
+    const looked = await memory.retrieve('What did my kitten look like?');
+    expect(looked.case).toBe('text-to-image');
+    expect(looked.trace[0]!.roundId).toBe('r2');
+    expect(looked.images[0]!.caption).toBe('a grey kitten on a sofa');
+    // "How much" asks for an amount and "policy number" names an identifier: neither counts.
+    expect((await memory.retrieve('How much pasta did we have?')).route.counting).toBe(false);
+    expect((await memory.retrieve('What is the policy number of my bike insurance?')).route.counting).toBe(false);
   });
 
   it('returns k rounds, hits before context', async () => {
@@ -292,7 +305,7 @@ describe('memory: routed retrieval', () => {
     // r1 (1 January) and r7 (9 January) both talk about the violin; the question names the 9th.
     const named = await memory.retrieve('What did I say about the violin on 9 January 2025?', { ...bm25Only, k: 1 });
     expect(named.trace[0]!.roundId).toBe('r7');
-    expect(named.timeSpans).toEqual([{ start: day(9), end: day(10), text: '9 January 2025' }]);
+    expect(named.timeSpans).toEqual([{ start: day(9), end: day(10), text: 'on 9 January 2025' }]);
     const early = await memory.retrieve('What did I say about the violin in early January 2025?', { ...bm25Only, k: 1, weights: { dense: 0 } });
     expect(['r1', 'r5', 'r7']).toContain(early.trace[0]!.roundId);
     const unnamed = await memory.retrieve('What did I say about the violin teacher?', { ...bm25Only, k: 1 });
@@ -377,9 +390,16 @@ describe('memory: retrieval options are checked', () => {
     ['rrfK: Infinity', { rrfK: Number.POSITIVE_INFINITY }],
     ['a negative weight', { weights: { bm25: -1 } }],
     ['an unknown signal', { weights: { bogus: 1 } }],
+    ['an unknown option', { topK: 5 }],
+    ['a misspelt option', { neighbors: 1 }],
   ])('refuses %s with INVALID_INPUT', async (_label, options) => {
     const { memory } = await filledMemory();
     await expect(memory.retrieve('violin', options as never)).rejects.toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+  });
+
+  it.each([['yesterday-ish'], [Number.NaN], [new Date('not a date')]])('refuses now: %s with INVALID_INPUT naming it', async (now) => {
+    const { memory } = await filledMemory();
+    await expect(memory.retrieve('violin', { now: now as never })).rejects.toThrow(expect.objectContaining({ code: 'INVALID_INPUT', message: expect.stringContaining('now') }));
   });
 
   it('refuses bad defaults when the memory is created', async () => {
@@ -389,6 +409,88 @@ describe('memory: retrieval options are checked', () => {
   it('refuses a search limit that is not a whole number of at least 1', async () => {
     const { memory } = await filledMemory();
     await expect(memory.search({ signal: 'bm25', text: 'violin', limit: 0 })).rejects.toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+  });
+});
+
+describe('memory: confidence and abstention', () => {
+  const shop: RoundInput[] = [
+    { id: 'order', user: { text: 'My order number is 4417 and the rake never arrived.' }, assistant: { text: 'Sorry! We will resend the rake.' } },
+    { id: 'tulips', user: { text: 'I also like tulips in spring.' }, assistant: { text: 'Tulips are lovely.' } },
+    { id: 'sister', user: { text: 'My sister lives in Lisbon.' }, assistant: { text: 'Lisbon is lovely.' } },
+  ];
+
+  it('answers a question memory holds with a confident hit, and one it does not hold with relevant: false, no rounds and the closest as candidates', async () => {
+    const memory = await createMemory({ textEncoder: createHashTextEncoder() });
+    await memory.add(shop);
+    const known = await memory.retrieve('What was my order number?');
+    expect(known.relevant).toBe(true);
+    expect(known.trace[0]).toMatchObject({ roundId: 'order', confidence: known.confidence });
+    expect(known.confidence).toBeGreaterThan(0.5);
+    // By default every ranked hit comes back, and relevant only flags the result.
+    const flagged = await memory.retrieve('What is the name of my dentist?');
+    expect(flagged.relevant).toBe(false);
+    expect(flagged.confidence).toBeLessThan(0.11);
+    expect(flagged.trace.length).toBeGreaterThan(0);
+    expect(flagged.candidates).toBeUndefined();
+    // dropWeakHits leaves out what falls under minConfidence: no rounds, the closest as candidates.
+    const unknown = await memory.retrieve('What is the name of my dentist?', { dropWeakHits: true });
+    expect(unknown).toMatchObject({ relevant: false, blocks: [], images: [], trace: [] });
+    expect(unknown.candidates!.map((entry) => entry.roundId)).toEqual(flagged.trace.filter((entry) => !entry.neighbour).map((entry) => entry.roundId));
+    expect(unknown.candidates!.every((entry) => entry.confidence! < 0.11)).toBe(true);
+    // minConfidence 0 makes every hit count.
+    expect((await memory.retrieve('What is the name of my dentist?', { minConfidence: 0, dropWeakHits: true })).relevant).toBe(true);
+  });
+
+  it('takes a round that only asks the same question as weak evidence: it is left out, the round that states the answer stays', async () => {
+    const memory = await createMemory({ textEncoder: createHashTextEncoder() });
+    await memory.add([...shop, { id: 'asked', user: { text: 'What did I order for the garden?' }, assistant: { text: "I don't remember anything about that yet." } }]);
+    // By default it still comes back, with less confidence than the round that states the answer.
+    const open = await memory.retrieve('What did I order for the garden?');
+    const confidenceOf = (roundId: string) => open.trace.find((entry) => entry.roundId === roundId)!.confidence!;
+    expect(confidenceOf('asked')).toBeLessThan(confidenceOf('order'));
+    const result = await memory.retrieve('What did I order for the garden?', { dropWeakHits: true });
+    expect(result.trace.map((entry) => entry.roundId)).not.toContain('asked');
+    expect(result.candidates!.map((entry) => entry.roundId)).toContain('asked');
+    expect(result.trace[0]!.roundId).toBe('order');
+  });
+
+  it('refuses a dropWeakHits that is not true or false with INVALID_INPUT', async () => {
+    const memory = await createMemory({ textEncoder: createHashTextEncoder() });
+    await expect(memory.retrieve('rake', { dropWeakHits: 'yes' as never })).rejects.toThrow(expect.objectContaining({ code: 'INVALID_INPUT', message: expect.stringContaining('dropWeakHits') }));
+  });
+
+  it.each([[-0.1], [1.5], [Number.NaN]])('refuses minConfidence: %s with INVALID_INPUT', async (minConfidence) => {
+    const memory = await createMemory({ textEncoder: createHashTextEncoder() });
+    await expect(memory.retrieve('rake', { minConfidence })).rejects.toThrow(expect.objectContaining({ code: 'INVALID_INPUT', message: expect.stringContaining('minConfidence') }));
+    await expect(createMemory({ textEncoder: createHashTextEncoder(), retrieval: { minConfidence } })).rejects.toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+  });
+});
+
+describe('memory: times the question names', () => {
+  // Tuesday 1 December 2026.
+  const now = '2026-12-01T10:00:00Z';
+  const daysAgo = (n: number) => Date.parse(now) - n * 86_400_000;
+  const week: RoundInput[] = [
+    { id: 'garage', sessionId: 'a', timestamp: daysAgo(10), user: { text: 'I spent the whole weekend clearing out the garage.' }, assistant: { text: 'That sounds like hard work.' } },
+    { id: 'zoo', sessionId: 'b', timestamp: daysAgo(3), user: { text: 'We took the kids to the zoo and saw the penguins.' }, assistant: { text: 'Fun! Did they like the penguins?' } },
+    { id: 'plan', sessionId: 'c', timestamp: daysAgo(1), user: { text: 'Next weekend I want to try the climbing gym.' }, assistant: { text: 'Good luck with the climbing!' } },
+  ];
+
+  it('"What did I do last weekend?" on a Tuesday puts that Saturday\'s round first, not the plan and not the weekend before', async () => {
+    const memory = await createMemory({ textEncoder: createHashTextEncoder() });
+    await memory.add(week);
+    const result = await memory.retrieve('What did I do last weekend?', { now });
+    expect(result.trace[0]!.roundId).toBe('zoo');
+    expect(result.timeSpans).toEqual([{ start: Date.UTC(2026, 10, 28), end: Date.UTC(2026, 10, 30), text: 'last weekend' }]);
+    // The plan was told the Monday after and only plans: it ranks after the zoo, the garage (ten days back) last.
+    expect(result.trace.filter((entry) => !entry.neighbour).map((entry) => entry.roundId)).toEqual(['zoo', 'plan', 'garage']);
+  });
+
+  it('takes now from createMemory\'s defaults, and a Date or epoch ms as well as an ISO string', async () => {
+    const memory = await createMemory({ textEncoder: createHashTextEncoder(), retrieval: { now: new Date(now) } });
+    await memory.add(week);
+    expect((await memory.retrieve('What did I do last weekend?')).trace[0]!.roundId).toBe('zoo');
+    expect((await memory.retrieve('What did I do 10 days ago?', { now: Date.parse(now) })).trace[0]!.roundId).toBe('garage');
   });
 });
 

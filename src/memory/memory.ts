@@ -642,6 +642,7 @@ class MemoryImpl implements Memory {
       sessionPositions: (sessionId) => history.sessionPositions(sessionId),
       bm25: (text, limit, accept, captionsOnly) => lanes.bm25(text, limit, accept, captionsOnly),
       roundBm25: (text, limit, accept) => lanes.roundBm25(text, limit, accept),
+      roundWordFrequencies: (text) => lanes.roundWordFrequencies(text),
       similarWords: (text, limit, accept) => lanes.similarWords(text, limit, accept),
       dense: (vector, limit, accept, captionsOnly) => lanes.dense(vector, limit, accept, captionsOnly),
       image: (vector, limit, accept) => lanes.image(vector, limit, accept),

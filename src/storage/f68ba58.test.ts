@@ -1,3 +1,4 @@
+import { withAblation } from 'vmem/internal';
 import 'fake-indexeddb/auto';
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -38,15 +39,23 @@ async function openWith(storage: MemoryStorage) {
   return { memory, textEncoder, progress, index: progress.filter((event) => event.task === 'index') };
 }
 
+/**
+ * Questions routed to another target since f68ba58: a picture named anywhere ("photo of the harbour")
+ * now asks for a picture, so its context differs by design; only its best round is compared.
+ */
+const ROUTED_OTHERWISE_SINCE = new Set(['photo of the harbour at dusk']);
+
 /** What f68ba58's memory returned: every round as it was, and the same hits for the same questions. */
 async function expectAsStored(memory: Awaited<ReturnType<typeof openWith>>['memory'], stored: typeof expected.fileStore) {
   expect(await memory.rounds()).toEqual(stored.rounds);
   for (const { question, rounds } of stored.answers) {
-    const trace = (await memory.retrieve(question)).trace.map((entry) => entry.roundId);
+    // f68ba58 read no times in questions ("on Tuesday"); compare with that off.
+    const trace = (await memory.retrieve(question, withAblation({}, { timeExpressions: false }))).trace.map((entry) => entry.roundId);
     // Dense scores are now int8. This test encoder (64-d bag of words) makes many rounds score within
     // 0.003 of each other, which int8 reorders (two rounds tie at 0.80721 for the plumber question),
     // so the same rounds come back, a few near-ties in another order; the dev sets measure quality.
     expect(trace.slice(0, 3)).toContain(rounds[0]);
+    if (ROUTED_OTHERWISE_SINCE.has(question)) continue;
     const kept = new Set(rounds);
     expect(trace.filter((roundId) => kept.has(roundId)).length).toBeGreaterThanOrEqual(0.8 * rounds.length);
   }

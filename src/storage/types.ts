@@ -1,4 +1,5 @@
 import type { EncoderIds, StoredRound, StoredUnit } from '../types.js';
+import { onlyPlans } from '../round-tense.js';
 
 export const SCHEMA_VERSION = 1;
 
@@ -37,6 +38,8 @@ export interface RoundFacts {
   readonly timestamp: number;
   readonly meta?: Readonly<Record<string, string | number | boolean>>;
   readonly images: readonly ImageFacts[];
+  /** The user's turn plans rather than reports (a past-tense question about its time prefers reports). */
+  readonly onlyPlans?: true;
 }
 
 /** The facts of a round (storage keeps them beside it). */
@@ -46,7 +49,15 @@ export function roundFacts(round: StoredRound): RoundFacts {
     hasBytes: image.hasBytes,
     ...(image.derived ? { describedBy: image.derived.by } : {}),
   }));
-  return { id: round.id, seq: round.seq, sessionId: round.sessionId, timestamp: round.timestamp, ...(round.meta ? { meta: round.meta } : {}), images };
+  return {
+    id: round.id,
+    seq: round.seq,
+    sessionId: round.sessionId,
+    timestamp: round.timestamp,
+    ...(round.meta ? { meta: round.meta } : {}),
+    images,
+    ...(onlyPlans(round.user.text) ? { onlyPlans: true as const } : {}),
+  };
 }
 
 /** Everything one round writes; storage writes it all or nothing. */

@@ -38,7 +38,8 @@ export const TOOL_SPECS = {
   recall: {
     description:
       "Search the user's long-term memory of earlier conversations (text, voice notes, photos, video clips) by meaning and keywords, " +
-      'optionally with a picture to find similar ones. Returns the best-matching rounds with their ids, dates, text snippets and image ids.',
+      'optionally with a picture to find similar ones. Returns the best-matching rounds with their ids, dates, text snippets, image ids and confidence (0 to 1), ' +
+      'and relevant: false when nothing in memory seems to match (the rounds are then only the closest guesses).',
     parameters: {
       type: 'object',
       properties: {

@@ -95,9 +95,17 @@ async function recall(memory: ToolMemory, input: Record<string, unknown>, option
     .slice(0, limit)
     .flatMap((entry) => {
       const round = returned.get(entry.roundId);
-      return round ? [toolRound(round, options)] : [];
+      return round ? [{ ...toolRound(round, options), confidence: rounded(entry.confidence ?? 0) }] : [];
     });
-  return { query, ...(image ? { searchedWithImage: true } : {}), case: result.case, rounds };
+  return {
+    query,
+    ...(image ? { searchedWithImage: true } : {}),
+    case: result.case,
+    relevant: result.relevant,
+    confidence: rounded(result.confidence),
+    ...(result.relevant ? {} : { note: 'Nothing in memory seems to match this; say so rather than guess.' }),
+    rounds,
+  };
 }
 
 async function recallByTime(memory: ToolMemory, input: Record<string, unknown>, options: RunToolOptions) {
@@ -229,6 +237,11 @@ export function toolRound(round: StoredRound, options: RunToolOptions = {}): Too
     ...(images.length > 0 ? { images } : {}),
     ...(round.meta ? { meta: round.meta } : {}),
   };
+}
+
+/** Two decimals are all a model needs of a confidence. */
+function rounded(value: number): number {
+  return Math.round(value * 100) / 100;
 }
 
 function toolImage(imageId: string, url: string): ToolImage {

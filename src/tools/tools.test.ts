@@ -1,6 +1,7 @@
 import jpeg from 'jpeg-js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMemory, createNoneProvider, createOpenAiProvider, MEMORY_TOOLS, runAgent, runTool, toolError, type Memory } from 'vmem';
+import { createMemory, createNoneProvider, createOpenAiProvider, type Memory } from 'vmem';
+import { MEMORY_TOOLS, runAgent, runTool, toolError } from 'vmem/tools';
 import { decodeImageNode, nodeImageResizer } from 'vmem/node';
 import { createThumbImageEncoder } from '../images/testing/thumb-encoder.js';
 import { completionBody, startFakeOpenAiServer, toolCallBody, type FakeHandler, type FakeOpenAiServer, type RecordedRequest } from '../llm/testing/fake-openai-server.js';

@@ -121,9 +121,11 @@ describe('startEncoderWorker', () => {
 
 describe('resolveBackend', () => {
   it('uses WebGPU only when an adapter exists and the user did not force WASM', () => {
-    expect(resolveBackend('auto', { available: true, isFallbackAdapter: false })).toBe('webgpu');
-    expect(resolveBackend('auto', { available: false, isFallbackAdapter: false })).toBe('wasm');
-    expect(resolveBackend('wasm', { available: true, isFallbackAdapter: false })).toBe('wasm');
-    expect(resolveBackend('webgpu', { available: false, isFallbackAdapter: false })).toBe('wasm');
+    expect(resolveBackend('auto', { available: true, isFallbackAdapter: false }, true)).toBe('webgpu');
+    expect(resolveBackend('auto', { available: false, isFallbackAdapter: false }, true)).toBe('wasm');
+    expect(resolveBackend('wasm', { available: true, isFallbackAdapter: false }, true)).toBe('wasm');
+    expect(resolveBackend('webgpu', { available: false, isFallbackAdapter: false }, true)).toBe('wasm');
+    // Without onnxruntime-web's full build (not shipped; the page names it) WebGPU cannot run.
+    expect(resolveBackend('auto', { available: true, isFallbackAdapter: false }, false)).toBe('wasm');
   });
 });

@@ -10,6 +10,7 @@ import type { ImageEmbedder, ImagePayload, TextEmbedder } from '../encoders/type
 import { parseWordVectors } from '../encoders/word-vectors.js';
 import type { WordVectors } from '../types.js';
 import type { ProgressCallback } from '../progress.js';
+import { watchPolicyViolations } from './policy-violations.js';
 import {
   WORKER_READY_MESSAGE,
   type EncoderCallCounts,
@@ -67,8 +68,6 @@ export interface EncoderWorkerClient {
   wordVectors(): Promise<WordVectors>;
   /** Settles with the error once the worker has died (crash, failed load, terminate). */
   readonly stopped: Promise<VmemError>;
-  /** Makes the worker throw an uncaught error, as a crash would. For tests. */
-  simulateCrash(): Promise<void>;
   /** Stops the worker; pending and later calls reject with `WORKER_FAILED`. */
   terminate(): void;
 }
@@ -122,7 +121,6 @@ export async function startEncoderWorker(options: EncoderWorkerOptions): Promise
       counts: () => lifecycle.guard('Reading encoder counts', callTimeout, () => remote.counts()),
       wordVectors: async () => parseWordVectors(await lifecycle.guard('Loading word vectors', loadTimeout, () => remote.wordVectorFile())),
       stopped: lifecycle.stopped,
-      simulateCrash: () => lifecycle.guard('Crashing the worker', callTimeout, () => remote.simulateCrash()),
       terminate: () => lifecycle.stop(new VmemError('WORKER_FAILED', 'The encoder worker was stopped; start a new one to encode again.')),
     };
   } catch (error) {
@@ -164,6 +162,8 @@ export interface Lifecycle {
 }
 
 function watchWorker(worker: WorkerLike): Lifecycle {
+  // A page's policy that blocks the worker shows only as an error event without a message.
+  const violations = watchPolicyViolations((globalThis as { document?: EventTarget }).document, 'the page');
   let death: VmemError | undefined;
   const mourners = new Set<(reason: VmemError) => void>();
   let announce: (reason: VmemError) => void = () => {};
@@ -174,6 +174,7 @@ function watchWorker(worker: WorkerLike): Lifecycle {
   const stop = (reason: VmemError): void => {
     if (death) return;
     death = reason;
+    violations.stop();
     worker.removeEventListener('error', onError);
     worker.removeEventListener('messageerror', onMessageError);
     worker.terminate();
@@ -182,13 +183,15 @@ function watchWorker(worker: WorkerLike): Lifecycle {
     announce(reason);
   };
   const onError = (event: Event): void => {
-    const detail = (event as ErrorEvent).message || 'it failed to load or threw an uncaught error';
-    stop(
-      new VmemError(
-        'WORKER_FAILED',
-        `The encoder worker stopped: ${detail}. Reload the page; if it happens again, switch the backend to WASM in Settings.`,
-      ),
-    );
+    const message = (event as ErrorEvent).message;
+    void (message ? Promise.resolve(undefined) : violations.explain()).then((blocked) => {
+      if (blocked !== undefined) {
+        stop(new VmemError('WORKER_FAILED', `The encoder worker could not start: ${blocked}. Allow the folder it is served from in worker-src and script-src; docs/browser.md lists the directives vmem needs.`));
+        return;
+      }
+      const detail = message || 'it failed to load or threw an uncaught error';
+      stop(new VmemError('WORKER_FAILED', `The encoder worker stopped: ${detail}. Reload the page; if it happens again, start the encoders with backend: 'wasm'.`));
+    });
   };
   const onMessageError = (): void =>
     stop(new VmemError('WORKER_FAILED', 'The encoder worker sent a message the page could not read; reload the page.'));

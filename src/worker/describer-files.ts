@@ -10,8 +10,10 @@ export interface DescriberFiles {
   readonly centerNetModel: string;
   /** tesseract.js's worker script. */
   readonly tesseractWorker: string;
-  /** Tesseract's LSTM-only WASM core (WASM inlined), with and without SIMD. */
-  readonly tesseractCoreSimd: string;
+  /**
+   * Tesseract's LSTM-only WASM core with SIMD (WASM inlined). The one core shipped: the encoders'
+   * onnxruntime-web binary needs WASM SIMD too, so a browser without it runs neither.
+   */
   readonly tesseractCore: string;
   /** Tesseract's English `best_int` model, gzipped. */
   readonly tesseractEnglish: string;
@@ -21,10 +23,9 @@ export interface DescriberFiles {
 export function describerFiles(): DescriberFiles {
   // One literal per file: a bundler only follows `new URL` with a string literal.
   return {
-    centerNetModel: new URL('../../models/centernet/centernet.onnx', import.meta.url).href,
+    centerNetModel: new URL('../../models/centernet.onnx', import.meta.url).href,
     tesseractWorker: new URL('tesseract.js/dist/worker.min.js', import.meta.url).href,
-    tesseractCoreSimd: new URL('tesseract.js-core/tesseract-core-simd-lstm.wasm.js', import.meta.url).href,
-    tesseractCore: new URL('tesseract.js-core/tesseract-core-lstm.wasm.js', import.meta.url).href,
-    tesseractEnglish: new URL('@tesseract.js-data/eng/4.0.0_best_int/eng.traineddata.gz', import.meta.url).href,
+    tesseractCore: new URL('tesseract.js-core/tesseract-core-simd-lstm.wasm.js', import.meta.url).href,
+    tesseractEnglish: new URL('../../models/eng.traineddata.gz', import.meta.url).href,
   };
 }

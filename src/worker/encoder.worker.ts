@@ -4,12 +4,14 @@
  * the page. Says "ready" once comlink listens (the client's handshake).
  */
 import * as Comlink from 'comlink';
-import { defaultFetch, fetchBytes } from '../encoders/assets.js';
+import { fetchBytes } from '../encoders/assets.js';
 import { createEncoderHost } from './host.js';
-import { loadEncoders } from './load-encoders.js';
+import { createEmbeddedEncoderFactory } from './load-encoders.js';
+import { createModelFetch } from './model-fetch.js';
 import { embeddedModelFiles } from './model-files.js';
 import { WORKER_READY_MESSAGE } from './protocol.js';
 
-const fetchWordVectorFile = () => fetchBytes(defaultFetch(), embeddedModelFiles().wordVectors, 'word vectors');
-Comlink.expose(createEncoderHost(loadEncoders, fetchWordVectorFile));
+const fetchModelFile = createModelFetch(self);
+const fetchWordVectorFile = () => fetchBytes(fetchModelFile, embeddedModelFiles().wordVectors, 'word vectors');
+Comlink.expose(createEncoderHost(createEmbeddedEncoderFactory(fetchModelFile), fetchWordVectorFile));
 self.postMessage({ type: WORKER_READY_MESSAGE });

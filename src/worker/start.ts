@@ -36,6 +36,8 @@ export interface StartEncodersOptions extends Omit<EncoderWorkerOptions, 'config
   readonly backend?: Backend | 'auto';
   /** @default 1 */
   readonly threads?: number;
+  /** As `EncoderWorkerConfig.webgpuWasm`. @default none (WASM only) */
+  readonly webgpuWasm?: string;
   /** Capability probe; injectable for tests. @default detectWebGpu */
   readonly detect?: () => Promise<GpuCapability>;
 }
@@ -64,14 +66,14 @@ export async function startEncoders(options: StartEncodersOptions): Promise<Star
     spawned.terminate();
     throw error;
   }
-  const wanted = resolveBackend(options.backend ?? 'auto', gpu);
+  const wanted = resolveBackend(options.backend ?? 'auto', gpu, options.webgpuWasm !== undefined);
   const slow = gpu.isFallbackAdapter ? { perItemTimeoutMs: Math.max(options.perItemTimeoutMs ?? 0, SOFTWARE_ADAPTER_PER_ITEM_MS) } : {};
   const start = (backend: Backend, worker?: SpawnedEncoderWorker) =>
     startEncoderWorker({
       ...options,
       ...(backend === 'webgpu' ? slow : {}),
       ...(worker ? { spawned: worker } : {}),
-      config: { encoders: options.encoders, backend, threads: options.threads ?? 1 },
+      config: { encoders: options.encoders, backend, threads: options.threads ?? 1, ...(options.webgpuWasm === undefined ? {} : { webgpuWasm: options.webgpuWasm }) },
     });
   if (wanted === 'wasm') return { client: await start('wasm', spawned), backend: 'wasm', gpu };
   try {

@@ -1,6 +1,7 @@
 /** A language-model middleware that retrieves from memory before each call and adds what it found. */
 import type { LanguageModelMiddleware } from 'ai';
-import { imageFromDataUrl, type ImageInput, type Memory, type RetrievalOptions, type RetrievalResult } from 'vmem';
+import type { ImageInput, Memory, RetrievalOptions, RetrievalResult } from 'vmem';
+import { imageFromDataUrl } from 'vmem/tools';
 // Not (yet) a public export of `vmem`: the block formatter answers use.
 import { formatContext } from '../../llm/format-context.js';
 
@@ -28,9 +29,17 @@ export const MEMORY_CONTEXT_HEADER =
   "Relevant excerpts of the user's earlier conversations, from long-term memory (they may be incomplete; do not invent what they do not say):";
 
 /**
+ * How the system message begins when retrieval judged that memory holds nothing relevant
+ * (`relevant: false`); the closest excerpts, if any came back, follow it.
+ */
+export const MEMORY_NOTHING_FOUND =
+  "Long-term memory holds nothing that seems to match the user's last message; do not claim to remember anything about it unless the closest excerpts below clearly say it:";
+
+/**
  * Before every model call, retrieves with the last user message (its text, and its first picture
  * when it has one) and adds the retrieved rounds, as time-ordered blocks, in a system message after
- * the call's own system messages. A call with the same last user message (the steps of one tool
+ * the call's own system messages; when retrieval finds nothing relevant (`relevant: false`), that
+ * message says so ({@link MEMORY_NOTHING_FOUND}) before the closest rounds. A call with the same last user message (the steps of one tool
  * loop) reuses the retrieval. Wrap a model with it: `wrapLanguageModel({ model, middleware })`.
  * @example
  * const model = wrapLanguageModel({ model: openai('gpt-4o-mini'), middleware: memoryMiddleware(memory) });
@@ -48,9 +57,11 @@ export function memoryMiddleware(memory: Pick<Memory, 'retrieve'>, options: Memo
       if (last?.key !== key) {
         const result = await memory.retrieve(query, options.retrieval);
         options.onRetrieval?.(result);
-        last = { key, context: formatContext(result.blocks, options.timeZone === undefined ? {} : { timeZone: options.timeZone }) };
+        const excerpts = formatContext(result.blocks, options.timeZone === undefined ? {} : { timeZone: options.timeZone });
+        const header = result.relevant ? MEMORY_CONTEXT_HEADER : MEMORY_NOTHING_FOUND;
+        last = { key, context: result.blocks.length > 0 ? `${header}\n\n${excerpts}` : header };
       }
-      const message: PromptMessage = { role: 'system', content: `${MEMORY_CONTEXT_HEADER}\n\n${last.context}` };
+      const message: PromptMessage = { role: 'system', content: last.context };
       // Some providers take system messages only at the start, so it goes after the leading ones.
       const at = params.prompt.findIndex((candidate) => candidate.role !== 'system');
       const prompt = [...params.prompt];

@@ -1,6 +1,6 @@
 /** The memory tools as AI SDK `tool()`s. */
 import { tool, type Tool } from 'ai';
-import { DEFAULT_TOOLS, TOOL_SPECS, runTool, toolError, type MemoryToolName, type RunToolOptions, type ToolImage, type ToolMemory } from 'vmem';
+import { DEFAULT_TOOLS, TOOL_SPECS, runTool, toolError, type MemoryToolName, type RunToolOptions, type ToolImage, type ToolMemory } from 'vmem/tools';
 import { TOOL_INPUTS, type ToolInputs } from '../schemas.js';
 
 /** Options of `memoryTools`. */

@@ -22,6 +22,8 @@ export interface VmemDocumentMetadata {
   readonly images: readonly ImageRef[];
   /** The retrieval case the question was routed to. */
   readonly case: RetrievalCase;
+  /** Hits only: the estimated probability, in [0, 1], that the round is relevant. */
+  readonly confidence?: number;
 }
 
 /** Fields of `VmemRetriever`. */
@@ -37,7 +39,9 @@ export interface VmemRetrieverInput extends BaseRetrieverInput {
  * Routed retrieval as a LangChain `BaseRetriever`: `invoke(question)` gives one `Document` per
  * returned round (hits by rank, then context rounds), whose `pageContent` is the round as dated
  * `User:`/`Assistant:` lines with its images' captions, and whose metadata carries the round id,
- * session, timestamp and image references.
+ * session, timestamp, image references and (for hits) confidence. With `retrieval: { dropWeakHits:
+ * true }` it gives only the hits that reach `minConfidence`, so none when memory holds nothing that
+ * seems relevant.
  * @example
  * const retriever = new VmemRetriever({ memory, retrieval: { k: 5 } });
  * const docs = await retriever.invoke('Where did my sister move?');
@@ -76,6 +80,7 @@ export class VmemRetriever extends BaseRetriever<VmemDocumentMetadata> {
         neighbour: entry.neighbour,
         images: [...round.user.images, ...round.assistant.images],
         case: result.case,
+        ...(entry.confidence === undefined ? {} : { confidence: entry.confidence }),
       };
       return [new Document({ pageContent, metadata, id: round.id })];
     });

@@ -1,6 +1,6 @@
 /** The memory tools as LangChain tools. */
 import { tool, type StructuredToolInterface } from '@langchain/core/tools';
-import { DEFAULT_TOOLS, TOOL_SPECS, runTool, toolError, type MemoryToolName, type RunToolOptions, type ToolImage, type ToolMemory } from 'vmem';
+import { DEFAULT_TOOLS, TOOL_SPECS, runTool, toolError, type MemoryToolName, type RunToolOptions, type ToolImage, type ToolMemory } from 'vmem/tools';
 import { TOOL_INPUTS } from '../schemas.js';
 
 /** Options of `memoryTools`. */

@@ -13,7 +13,7 @@ import { ensureTfjsWasm, nodeTfjsWasmDir } from '../../encoders/testing/tfjs-was
 import { createLazy } from '../../util/lazy.js';
 import { createSerialQueue } from '../../util/serial-queue.js';
 import { CENTERNET_INPUT_SIZE, centerNetDetections, centerNetInput, checkedMinScore } from '../centernet.js';
-import { nodeCenterNetModelPath } from '../node.js';
+import { centerNetSourcePath } from '../../encoders/onnx/node-sources.js';
 import type { ObjectDetector } from '../types.js';
 
 const OUTPUT_NODE = 'tower_0/detections';
@@ -24,7 +24,7 @@ export function createTfjsCenterNetDetector(options: { readonly minScore?: numbe
   const queue = createSerialQueue();
   const model = createLazy(async (): Promise<GraphModel> => {
     await ensureTfjsWasm({ wasmPaths: nodeTfjsWasmDir() });
-    return loadGraphModel(tf.io.fromMemory(tfjsArtifacts(await readTfjsModel(readFileAsFetch, nodeCenterNetModelPath(), 'CenterNet'))));
+    return loadGraphModel(tf.io.fromMemory(tfjsArtifacts(await readTfjsModel(readFileAsFetch, centerNetSourcePath(), 'CenterNet'))));
   });
   return {
     id: `centernet-mbv3-coco@human-3.3.6/tfjs-4.22/${minScore}`,

