@@ -2,12 +2,12 @@
  * The browser killed (SIGKILL, no unload, nothing flushed) in the middle of the demo's work: the next
  * start counts what is really stored, and says what was not.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, E2E_PORT } from '../playwright.config.js';
-import { memGallery, waitReady } from './helpers.js';
+import { killBrowser, memGallery, waitReady } from './helpers.js';
 
 const BASE = `http://localhost:${E2E_PORT}/`;
 /** 201 rounds, imported in batches of 64; the memory is named after the dialogue. */
@@ -22,25 +22,6 @@ async function openApp(context: BrowserContext): Promise<Page> {
   await page.goto('/');
   await waitReady(page);
   return page;
-}
-
-/** Kills every process of the browser using `profile`, at once, as a crash or a power cut would. */
-function killBrowser(profile: string): void {
-  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    let args: string;
-    try {
-      args = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    } catch {
-      continue;
-    }
-    if (args.includes(`--user-data-dir=${profile}`)) {
-      try {
-        process.kill(Number(pid), 'SIGKILL');
-      } catch {
-        // Already gone with its parent.
-      }
-    }
-  }
 }
 
 const memorySize = (page: Page) => page.evaluate(() => window.__vmem!.app.session?.memory.size ?? 0);

@@ -6,22 +6,12 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { editMemoryFile } from '../src/storage/testing/memory-file-edit.js';
-import { ask, waitReady } from './helpers.js';
+import { ask, exportOpenMemory, waitReady } from './helpers.js';
 
 async function addTyped(page: Page, text: string): Promise<void> {
   await page.getByRole('textbox', { name: 'You', exact: true }).fill(text);
   await page.getByRole('button', { name: 'Add to memory' }).click();
   await expect(page.locator('#compose-status')).toContainText('Stored your message');
-}
-
-async function exportOpenMemory(page: Page): Promise<Buffer> {
-  const base64 = await page.evaluate(async () => {
-    const bytes = new Uint8Array(await (await window.__vmem!.app.session!.memory.export()).arrayBuffer());
-    let binary = '';
-    for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-    return btoa(binary);
-  });
-  return Buffer.from(base64, 'base64');
 }
 
 test.beforeEach(async ({ page }) => {

@@ -1,4 +1,5 @@
 /** Shared steps of the e2e tests: wait for the app, load the sample, ask questions, read results. */
+import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, type Page, type TestInfo } from '@playwright/test';
 import { BENCH_DATA_DIR, FIXTURE_PHOTOS_DIR } from '../src/testing/shared-data.js';
@@ -90,3 +91,32 @@ export const SCREENSHOT_VIEWPORTS = [
  * `Storage.overrideQuotaForOrigin` to an origin whose storage is not open yet.
  */
 export const TINY_QUOTA = 200_000;
+
+/** Kills every process of the browser using `profile`, at once, as a crash or a power cut would. */
+export function killBrowser(profile: string): void {
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    let args: string;
+    try {
+      args = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      continue;
+    }
+    if (!args.includes(`--user-data-dir=${profile}`)) continue;
+    try {
+      process.kill(Number(pid), 'SIGKILL');
+    } catch {
+      // Already gone with its parent.
+    }
+  }
+}
+
+/** A .vmem export of the memory open in the demo, as bytes. */
+export async function exportOpenMemory(page: Page): Promise<Buffer> {
+  const base64 = await page.evaluate(async () => {
+    const bytes = new Uint8Array(await (await window.__vmem!.app.session!.memory.export()).arrayBuffer());
+    let binary = '';
+    for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+    return btoa(binary);
+  });
+  return Buffer.from(base64, 'base64');
+}

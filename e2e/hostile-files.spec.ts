@@ -7,7 +7,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { appendToPayload, editMemoryFile, type EditableMemoryFile } from '../src/storage/testing/memory-file-edit.js';
-import { waitReady } from './helpers.js';
+import { exportOpenMemory, waitReady } from './helpers.js';
 
 /** The types the page may give a blob: or data: URL of a stored picture. */
 const PICTURE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif', 'image/bmp'];
@@ -31,17 +31,6 @@ const blobTypes = (page: Page) => page.evaluate(() => (window as unknown as { bl
 const dataUrlTypes = (page: Page) =>
   page.evaluate(() => [...document.querySelectorAll('img')].map((image) => image.src).filter((src) => src.startsWith('data:')).map((src) => src.slice(5, src.indexOf(';'))));
 const databaseNames = (page: Page) => page.evaluate(async () => (await indexedDB.databases()).map((database) => database.name ?? '').sort());
-
-/** A .vmem export of the open memory, as bytes. */
-async function exportOpenMemory(page: Page): Promise<Buffer> {
-  const base64 = await page.evaluate(async () => {
-    const bytes = new Uint8Array(await (await window.__vmem!.app.session!.memory.export()).arrayBuffer());
-    let binary = '';
-    for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-    return btoa(binary);
-  });
-  return Buffer.from(base64, 'base64');
-}
 
 /** The export with every picture's type (in the header and in its round) set to `mimeType`, its bytes replaced by `content`. */
 function withPictures(file: Buffer, mimeType: string, content: string): Uint8Array {

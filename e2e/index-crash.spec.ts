@@ -3,11 +3,12 @@
  * while it writes index segments and, every eighth add, merges them in the background: the next start
  * finds every round whole or absent, in order, indexed exactly once, and the memory writable.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, E2E_PORT } from '../playwright.config.js';
+import { killBrowser } from './helpers.js';
 
 const BASE = `http://localhost:${E2E_PORT}/`;
 const launch = (profile: string) => chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, baseURL: BASE });
@@ -17,24 +18,6 @@ async function benchPage(context: BrowserContext): Promise<Page> {
   await page.goto('/bench.html');
   await page.waitForFunction(() => window.__bench !== undefined);
   return page;
-}
-
-/** Kills every process of the browser using `profile`, at once, as a crash or a power cut would. */
-function killBrowser(profile: string): void {
-  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    let args: string;
-    try {
-      args = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    } catch {
-      continue;
-    }
-    if (!args.includes(`--user-data-dir=${profile}`)) continue;
-    try {
-      process.kill(Number(pid), 'SIGKILL');
-    } catch {
-      // Already gone with its parent.
-    }
-  }
 }
 
 const added = (page: Page) => page.evaluate(() => (window as unknown as { __added?: number }).__added ?? 0);
