@@ -22,7 +22,8 @@ const HISTORY_SHOWN = 50;
 /** The bound pane. */
 export interface ChatPane {
   /** Re-renders the history (the memory changed). */
-  renderHistory(): void;
+  /** Shows the last rounds (read from storage); resolves once they are on screen. */
+  renderHistory(): Promise<void>;
   /** Puts back a message whose add the page did not live to finish; returns what to tell the user, if anything. */
   restoreUnsent(): string | undefined;
 }
@@ -108,8 +109,8 @@ export function bindChatPane(app: AppState, act: Act, onForgotten: () => void): 
   };
 
   /** Shows the stored round in the history and says so next to "Add". */
-  const confirmStored = (round: StoredRound, note: string) => {
-    renderHistory();
+  const confirmStored = async (round: StoredRound, note: string) => {
+    await renderHistory();
     const view = history.querySelector<HTMLElement>(`[data-round-id="${CSS.escape(round.id)}"]`);
     const time = new Date(round.timestamp).toLocaleTimeString(undefined, { timeStyle: 'short' });
     status.textContent = `${note} at ${time}; the memory holds ${plural(app.memory.size, 'round')}.`;
@@ -147,11 +148,11 @@ export function bindChatPane(app: AppState, act: Act, onForgotten: () => void): 
           const already = errorCode(error) === 'DUPLICATE_ROUND' ? await app.memory.get(id) : undefined;
           if (!already) throw error;
           clearDraft();
-          confirmStored(already, 'This message was already stored (it was sent twice); kept once,');
+          await confirmStored(already, 'This message was already stored (it was sent twice); kept once,');
           return;
         }
         clearDraft();
-        confirmStored(stored, `Stored ${what}`);
+        await confirmStored(stored, `Stored ${what}`);
       } finally {
         window.removeEventListener('beforeunload', warnBeforeLeaving);
         // Stored, or refused with an error shown while the text is still in the box: nothing to restore.
@@ -193,15 +194,17 @@ export function bindChatPane(app: AppState, act: Act, onForgotten: () => void): 
     });
   });
 
-  // Rounds are read from storage: a render that a newer one overtook while reading is dropped.
+  // Rounds are read from storage: a render that a newer one overtook while reading is dropped, and
+  // waits for that newer one, so whoever awaits a render finds the rounds on screen.
   let renders = 0;
-  const renderHistory = () => void showHistory(++renders);
-  const showHistory = async (render: number) => {
+  let latest: Promise<void> = Promise.resolve();
+  const renderHistory = () => (latest = showHistory(++renders));
+  const showHistory = async (render: number): Promise<void> => {
     const session = app.session;
     if (!session) return;
     const total = session.memory.size;
     const shown = await session.memory.rounds({ from: Math.max(0, total - HISTORY_SHOWN) });
-    if (render !== renders) return;
+    if (render !== renders) return latest;
     const items = shown.map((round) =>
       el(
         'li',

@@ -51,7 +51,7 @@ const offlineStatus = byId('offline-status', HTMLSpanElement);
 const offlineNotice = byId('offline-notice', HTMLParagraphElement);
 const appBase = new URL('./', document.baseURI).href;
 
-let renderHistory = () => {};
+let renderHistory: () => Promise<void> = async () => {};
 /** The memory whose history and results the page shows. */
 let shownMemory: string | undefined;
 const results = byId('results', HTMLDivElement);
@@ -107,7 +107,7 @@ const app = new AppState(
       backendStatus.title = status.detail;
     },
     memoryChanged: (session) => {
-      renderHistory();
+      void renderHistory();
       showSize();
       void refreshMemories();
       if (session.name !== shownMemory) staleResults(`Memory "${session.name}" is open now`);
@@ -120,7 +120,7 @@ const app = new AppState(
 );
 
 const chatPane = bindChatPane(app, actReportingTo(regions.compose), () => {
-  renderHistory();
+  void renderHistory();
   showSize();
   staleResults('A round was forgotten');
 });
@@ -133,7 +133,7 @@ bindAskPane(app, actReportingTo(regions.ask));
 mountVideoControl(byId('video-slot', HTMLElement), {
   memory: { add: (rounds, options) => app.memory.add(rounds, options) },
   onAdded: () => {
-    renderHistory();
+    void renderHistory();
     showSize();
   },
 });
@@ -141,7 +141,7 @@ refreshMemories = bindMemoryBar(app, {
   act: actReportingTo(regions.memory),
   alerts: regions.memory,
   changed: () => {
-    renderHistory();
+    void renderHistory();
     showSize();
   },
   samplesUrl: new URL('samples/', appBase).href,
