@@ -1,10 +1,10 @@
 /** The "Ask memory" pane: a question with an optional image; shows route, blocks and trace. */
-import type { Query, RetrievalResult, StoredRound } from 'vmem';
+import type { Query } from 'vmem';
 import type { Act } from './alerts.js';
 import type { AppState } from './app-state.js';
 import { byId } from './dom.js';
 import { readImageFile, type CheckedImage } from './files.js';
-import { OPEN_HITS, renderRetrieval, type ResultsContext } from './results-view.js';
+import { renderRetrieval } from './results-view.js';
 import { assertWithinLimit, refuseLongPastes } from './text-limit.js';
 
 /** Binds the ask pane; `act` reports errors next to its buttons. */
@@ -40,22 +40,15 @@ export function bindAskPane(app: AppState, act: Act): void {
     };
   };
 
-  /** The pictures, and the rounds of the candidates the view may offer (read now: rounds stay in storage until asked for). */
-  const shownWith = async (result: RetrievalResult): Promise<ResultsContext> => {
-    const offered = (result.candidates ?? []).slice(0, OPEN_HITS * 2);
-    const rounds = new Map<string, StoredRound | undefined>(await Promise.all(offered.map(async (entry) => [entry.roundId, await app.memory.get(entry.roundId)] as const)));
-    return { images: app.images, round: (id) => rounds.get(id) };
-  };
-
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     void act(async () => {
       results.setAttribute('aria-busy', 'true');
       try {
         const started = performance.now();
-        // The demo shows only the hits that pass, and offers the rest as candidates.
-        const result = await app.memory.retrieve(query(), { dropWeakHits: true });
-        renderRetrieval(results, result, await shownWith(result), performance.now() - started);
+        // Weak hits stay: when none seems to match, the view says so above the closest rounds.
+        const result = await app.memory.retrieve(query());
+        renderRetrieval(results, result, app.images, performance.now() - started);
       } finally {
         results.removeAttribute('aria-busy');
       }
@@ -68,7 +61,7 @@ export function bindAskPane(app: AppState, act: Act): void {
       try {
         const started = performance.now();
         const answer = await app.answer(query());
-        renderRetrieval(results, answer.retrieval, await shownWith(answer.retrieval), performance.now() - started, answer);
+        renderRetrieval(results, answer.retrieval, app.images, performance.now() - started, answer);
       } finally {
         results.removeAttribute('aria-busy');
         answerButton.disabled = false;

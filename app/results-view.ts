@@ -1,8 +1,8 @@
 /**
  * Renders a retrieval the way a reader checks it: the route and how sure it is, how the question's
- * times were read, the retrieved images, then the hit rounds in rank order (or, when nothing seems
- * to match, that, with the closest rounds folded away), each with its own images and, folded away, the rounds around it that came
- * along as context. The first hits are open, the rest one line each; the blocks the LLM reads (time
+ * times were read, the retrieved images, then the hit rounds in rank order (when nothing seems to
+ * match, it says so above them: they are the closest rounds), each with its own images and, folded
+ * away, the rounds around it that came along as context. The first hits are open, the rest one line each; the blocks the LLM reads (time
  * order) and the trace table are folded too, so an answer stays a screen or two tall at any size of
  * memory.
  */
@@ -23,15 +23,8 @@ const CASE_LABELS: Readonly<Record<RetrievalCase, string>> = {
 /** Hits shown open; the rest are folded to one line. */
 export const OPEN_HITS = 3;
 
-/** What the view shows a result with: the memory's pictures, and its rounds (for the candidates of a result that found nothing). */
-export interface ResultsContext {
-  readonly images: ImageUrls;
-  readonly round: (roundId: string) => StoredRound | undefined;
-}
-
 /** Replaces `container`'s content with the result. `elapsedMs` is shown next to the route. */
-export function renderRetrieval(container: HTMLElement, result: RetrievalResult, shown: ResultsContext, elapsedMs: number, answer?: AnswerResult): void {
-  const images = shown.images;
+export function renderRetrieval(container: HTMLElement, result: RetrievalResult, images: ImageUrls, elapsedMs: number, answer?: AnswerResult): void {
   const roundOf = new Map(result.blocks.flatMap((block) => block.rounds).map((round) => [round.id, round]));
   const hits = result.trace.filter((entry) => !entry.neighbour && entry.rank !== undefined).sort((a, b) => a.rank! - b.rank!);
   const route = result.route;
@@ -67,17 +60,7 @@ export function renderRetrieval(container: HTMLElement, result: RetrievalResult,
   parts.push(el('h3', {}, 'Top rounds'));
   if (!result.relevant) {
     parts.push(el('p', { class: 'nothing-found' }, 'Nothing in memory seems to match.'));
-    const candidates = (result.candidates ?? []).flatMap((entry) => {
-      const round = shown.round(entry.roundId);
-      return round ? [{ entry, round }] : [];
-    });
-    if (candidates.length > 0) {
-      const list = el('ol', { class: 'candidates', 'aria-label': 'Closest rounds, best first' });
-      for (const { entry, round } of candidates.slice(0, OPEN_HITS * 2)) {
-        list.append(el('li', { class: 'candidate', 'data-round-id': round.id }, renderRound(round, { images, badge: `confidence ${(entry.confidence ?? 0).toFixed(2)}` })));
-      }
-      parts.push(folded(`Show the ${plural(Math.min(candidates.length, OPEN_HITS * 2), 'closest round')} anyway`, list, 'candidates-details'));
-    }
+    if (hits.length > 0) parts.push(el('p', { class: 'muted' }, 'These are the closest rounds, each with its confidence.'));
   }
   const list = el('ol', { class: 'hits', 'aria-label': 'Top rounds, best first' });
   for (const [at, hit] of hits.entries()) {
