@@ -21,7 +21,7 @@ const CASE_LABELS: Readonly<Record<RetrievalCase, string>> = {
 };
 
 /** Hits shown open; the rest are folded to one line. */
-export const OPEN_HITS = 3;
+const OPEN_HITS = 3;
 
 /** Replaces `container`'s content with the result. `elapsedMs` is shown next to the route. */
 export function renderRetrieval(container: HTMLElement, result: RetrievalResult, images: ImageUrls, elapsedMs: number, answer?: AnswerResult): void {

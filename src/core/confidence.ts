@@ -148,6 +148,9 @@ function lead(ranking: SignalRanking | undefined): number {
   return top - rest.reduce((sum, candidate) => sum + candidate.score, 0) / rest.length;
 }
 
+/** How many of the best fused rounds the features read the words of. */
+export const WORDS_READ_OF_BEST_ROUNDS = 3;
+
 /** The features of a question, from its rankings and the words of its best rounds. */
 export function questionFeatures(input: ConfidenceInput): QuestionFeatures {
   const bySignal = (signal: SignalRanking['signal']) => input.rankings.filter((ranking) => ranking.signal === signal && ranking.candidates.length > 0);
@@ -160,7 +163,7 @@ export function questionFeatures(input: ConfidenceInput): QuestionFeatures {
   const terms = [...new Set(contentTerms(input.question))];
   let stated = 0;
   let asked = 0;
-  for (const candidate of input.fused.slice(0, 3)) {
+  for (const candidate of input.fused.slice(0, WORDS_READ_OF_BEST_ROUNDS)) {
     const text = input.roundText(candidate.key) ?? '';
     const statedTerms = new Set(contentTerms(statedText(text)));
     const allTerms = new Set(contentTerms(text));

@@ -3,7 +3,7 @@ import type { Block, ImageRef, Lane, RetrievalResult, ReturnedUnit, Role, Stored
 import { imagesOf } from '../types.js';
 import { toBlocks, withNeighbours } from './assemble.js';
 import { selectScored, type ContextSelection } from './context.js';
-import { scoreConfidence, type Confidence } from './confidence.js';
+import { scoreConfidence, WORDS_READ_OF_BEST_ROUNDS, type Confidence } from './confidence.js';
 import { CONFIDENCE_MODEL } from './confidence-model.js';
 import { compileFilter } from './filter.js';
 import { beyondRounding, bestPerGroup, reciprocalRankFusion, type FusedCandidate, type SignalRanking } from './fusion.js';
@@ -367,7 +367,7 @@ function roundResult(
   const roundIds = new Set([
     ...blocks.flatMap((block) => block.rounds.map((round) => round.id)),
     ...imagesOfHits(selection.hits).map((image) => image.roundId),
-    ...ranked.slice(0, CONFIDENCE_READS_ROUNDS).map((candidate) => candidate.key),
+    ...ranked.slice(0, WORDS_READ_OF_BEST_ROUNDS).map((candidate) => candidate.key),
   ]);
   return {
     roundIds: [...roundIds],
@@ -413,9 +413,6 @@ function roundResult(
     },
   };
 }
-
-/** How many of the best rounds confidence reads the words of (see `questionFeatures`). */
-const CONFIDENCE_READS_ROUNDS = 3;
 
 /** A round's words (both turns), once it is read; undefined for a round not read. */
 type RoundText = (roundId: string) => string | undefined;
