@@ -210,7 +210,13 @@ const showOffline = (state: OfflineState) => {
   offlineNotice.hidden = state.state !== 'failed';
   offlineNotice.textContent = said;
 };
-// Registered once the memory is open: the offline copy (tens of MB) then never competes with
-// opening the memory, for bandwidth or for a small storage quota.
-const registerOffline = () => void registerServiceWorker(new URL('sw.js', appBase).href, showOffline);
+// Registered a few seconds after the memory is open, and once no rounds are being stored: the offline
+// copy (tens of MB) then competes neither with opening the memory nor with what a visitor does first
+// (loading the sample took half as long again beside it), for the CPU, the bandwidth or a small
+// storage quota.
+const OFFLINE_COPY_DELAY_MS = 3_000;
+const registerOffline = () =>
+  void new Promise((resolve) => setTimeout(resolve, OFFLINE_COPY_DELAY_MS))
+    .then(() => app.tasks.whenStoringDone())
+    .then(() => registerServiceWorker(new URL('sw.js', appBase).href, showOffline));
 ready.then(registerOffline, registerOffline);

@@ -73,6 +73,29 @@ describe('TaskProgress', () => {
     await first;
     expect(states.at(-1)).toEqual({ phase: 'done', label: 'Importing' });
   });
+
+  it('whenStoringDone waits for the runs that store rounds, not for pictures described in the background', async () => {
+    const { tasks } = tracked();
+    await tasks.whenStoringDone();
+    let finishAdd!: () => void;
+    let report: ProgressCallback | undefined;
+    const adding = tasks.run('Loading the sample', 2, (progress) => {
+      report = progress();
+      return new Promise<void>((resolve) => (finishAdd = resolve));
+    });
+    let storingDone = false;
+    const waited = tasks.whenStoringDone().then(() => (storingDone = true));
+    report!({ status: 'initiate', task: 'describe' });
+    await Promise.resolve();
+    expect(storingDone).toBe(false);
+    finishAdd();
+    await adding;
+    await waited;
+    // The pictures are still being described.
+    expect(tasks.current).toMatchObject({ phase: 'running', label: 'Describing pictures' });
+    expect(storingDone).toBe(true);
+    await tasks.whenStoringDone();
+  });
 });
 
 describe('plural', () => {

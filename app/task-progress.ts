@@ -26,6 +26,8 @@ interface Run {
 /** Runs tasks and reports their states; while several run, the newest is shown. */
 export class TaskProgress {
   private readonly running: Run[] = [];
+  /** Callers of `whenStoringDone` waiting for the runs that store rounds to end. */
+  private waiting: (() => void)[] = [];
   /** The pictures being described: its own run, which can outlast the add that started it (`describe: 'background'`). */
   private describing: Run | undefined;
 
@@ -62,6 +64,19 @@ export class TaskProgress {
     }
   }
 
+  /**
+   * Resolves once no run stores rounds (an add, the sample, an import, a re-encode): at once when
+   * none does. Describing pictures in the background does not count: it can last minutes.
+   */
+  whenStoringDone(): Promise<void> {
+    if (!this.isStoring()) return Promise.resolve();
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  private isStoring(): boolean {
+    return this.running.some((run) => run !== this.describing);
+  }
+
   private onDescribe(event: VmemProgress): void {
     const label = 'Describing pictures';
     if (event.status === 'initiate' || (event.status === 'progress' && !this.describing)) {
@@ -93,6 +108,10 @@ export class TaskProgress {
     this.running.splice(at, 1);
     run.state = final;
     this.changed(this.current ?? final);
+    if (this.isStoring()) return;
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const resolve of waiting) resolve();
   }
 }
 
