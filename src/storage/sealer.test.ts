@@ -19,7 +19,7 @@ describe('sealer', () => {
     const sealed = await key.sealer.seal('image', 'i', new Uint8Array(100).fill(7));
     for (const at of [1, 13, sealed.length - 1]) {
       const flipped = sealed.slice();
-      flipped[at] ^= 1;
+      flipped[at]! ^= 1;
       await expect(key.sealer.open('image', 'i', flipped)).rejects.toBeInstanceOf(SealError);
     }
     await expect(other.sealer.open('image', 'i', sealed)).rejects.toBeInstanceOf(SealError);

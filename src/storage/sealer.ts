@@ -38,7 +38,9 @@ export interface KeyRecord {
  * OWASP's second Argon2id configuration (19 MiB, 2 passes, 1 lane): docs/security.md has the
  * measured time. Raising it slows every unlock, in the worst case on a phone.
  */
-export const DEFAULT_KDF = { memoryKiB: 19 * 1024, iterations: 2, parallelism: 1 } as const;
+export const DEFAULT_KDF: KdfCost = { memoryKiB: 19 * 1024, iterations: 2, parallelism: 1 };
+
+export type KdfCost = Omit<KdfParams, 'name' | 'salt'>;
 
 const NONCE_BYTES = 12;
 const SEALED_VERSION = 1;
@@ -71,14 +73,14 @@ export interface DataKey {
 }
 
 /** A new data key and its record, wrapped for `unlock`. */
-export async function createDataKey(unlock: Unlock, kdf = DEFAULT_KDF): Promise<{ key: DataKey; record: KeyRecord }> {
+export async function createDataKey(unlock: Unlock, kdf: KdfCost = DEFAULT_KDF): Promise<{ key: DataKey; record: KeyRecord }> {
   const raw = crypto.getRandomValues(new Uint8Array(KEY_BYTES));
   const key = { raw, sealer: await sealerOf(raw) };
   return { key, record: await wrapDataKey(key, unlock, kdf) };
 }
 
 /** The data key's record under `unlock` (a fresh salt each time). */
-export async function wrapDataKey(key: DataKey, unlock: Unlock, kdf = DEFAULT_KDF): Promise<KeyRecord> {
+export async function wrapDataKey(key: DataKey, unlock: Unlock, kdf: KdfCost = DEFAULT_KDF): Promise<KeyRecord> {
   const params: KeyRecord['kdf'] = 'key' in unlock ? { name: 'key' } : { name: 'argon2id', ...kdf, salt: toBase64(crypto.getRandomValues(new Uint8Array(SALT_BYTES))) };
   const wrapping = await wrappingKey(unlock, params);
   const nonce = crypto.getRandomValues(new Uint8Array(NONCE_BYTES));
@@ -99,9 +101,9 @@ export async function unwrapDataKey(record: KeyRecord, unlock: Unlock, label: st
   let raw: Uint8Array;
   try {
     const plain = await crypto.subtle.decrypt(
-      { name: 'AES-GCM', iv: wrapped.subarray(0, NONCE_BYTES), additionalData: utf8.encode(WRAP_AAD) },
+      { name: 'AES-GCM', iv: wrapped.subarray(0, NONCE_BYTES) as Uint8Array<ArrayBuffer>, additionalData: utf8.encode(WRAP_AAD) },
       wrapping,
-      wrapped.subarray(NONCE_BYTES),
+      wrapped.subarray(NONCE_BYTES) as Uint8Array<ArrayBuffer>,
     );
     raw = new Uint8Array(plain);
   } catch (error) {
@@ -148,9 +150,9 @@ async function sealerOf(raw: Uint8Array): Promise<Sealer> {
     if (sealed.byteLength < 1 + NONCE_BYTES + 16 || sealed[0] !== SEALED_VERSION) throw new SealError(`not a sealed ${kind} record`);
     try {
       const plain = await crypto.subtle.decrypt(
-        { name: 'AES-GCM', iv: sealed.subarray(1, 1 + NONCE_BYTES), additionalData: aad(kind, id) },
+        { name: 'AES-GCM', iv: sealed.subarray(1, 1 + NONCE_BYTES) as Uint8Array<ArrayBuffer>, additionalData: aad(kind, id) },
         recordKey,
-        sealed.subarray(1 + NONCE_BYTES),
+        sealed.subarray(1 + NONCE_BYTES) as Uint8Array<ArrayBuffer>,
       );
       return new Uint8Array(plain);
     } catch (error) {
