@@ -8,6 +8,7 @@ import { create, insertMultiple, search, type AnyOrama } from '@orama/orama';
 import { createInMemoryStorage, createMemory, type Memory } from 'vmem';
 import { deleteMemory, listMemories, openMemory } from 'vmem/browser';
 import { randomSentence, seededRandom, syntheticImageEncoder, syntheticRounds, syntheticTextEncoder } from '../src/testing/synthetic-rounds.js';
+import { quantize } from '../src/lanes/vector-matrix.js';
 
 /** Latency summary of a series of calls. */
 export interface Latencies {
@@ -28,8 +29,8 @@ function summarize(times: number[]): Latencies {
   return { count: times.length, p50: at(0.5), p95: at(0.95), mean: times.reduce((a, b) => a + b, 0) / times.length };
 }
 
-function persistedName(rounds: number): string {
-  return `bench-persisted-${rounds}`;
+function persistedName(rounds: number, passphrase?: string): string {
+  return `bench-persisted-${rounds}${passphrase ? '-sealed' : ''}`;
 }
 
 function queries(count: number): string[] {
@@ -152,13 +153,14 @@ const bench = {
    * is done (what a user waits for; it includes any index work left to the background). The last
    * reopened memory stays open (held) for a heap reading; `release` closes it.
    */
-  async persistedOpen(rounds: number, times: number) {
-    const name = persistedName(rounds);
+  async persistedOpen(rounds: number, times: number, passphrase?: string) {
+    const name = persistedName(rounds, passphrase);
     const encoders = { textEncoder, imageEncoder };
+    const encryption = passphrase ? { encryption: { passphrase } } : {};
     let writeMs: number | undefined;
     if (!(await listMemories()).includes(name)) {
       const started = performance.now();
-      const memory = await openMemory(name, { encoders });
+      const memory = await openMemory(name, { encoders, ...encryption });
       await fill(memory, rounds);
       await memory.close();
       writeMs = performance.now() - started;
@@ -170,7 +172,7 @@ const bench = {
     let firstTop: string | undefined;
     for (let i = 0; i < times; i++) {
       const started = performance.now();
-      const memory = await openMemory(name, { encoders, retrieval: { llmAnchors: false } });
+      const memory = await openMemory(name, { encoders, retrieval: { llmAnchors: false }, ...encryption });
       opens.push(performance.now() - started);
       const result = await memory.retrieve(question);
       firstRetrievals.push(performance.now() - started);
@@ -317,6 +319,57 @@ const bench = {
     await new Promise((resolve) => ((indexedDB.deleteDatabase(`bench-read-${count}x${bytes}`).onsuccess = resolve)));
     await root.removeEntry(`bench-read-${count}x${bytes}`, { recursive: true });
     return { count, bytes, idb, idbBuffers, opfs };
+  },
+
+  /**
+   * For e2e/encryption.spec.ts: writes the memory `name` afresh, one round per marker (its id,
+   * session, turns and, on the first, a photo's caption carry the marker), encrypted under
+   * `passphrase` when given, and closes it. Returns its export, and the first 32 bytes of a stored
+   * text vector as the index keeps it (int8) and as an export keeps it (float32).
+   */
+  async writeMarked(name: string, markers: readonly string[], photo: readonly number[], passphrase?: string) {
+    if ((await listMemories()).includes(name)) await deleteMemory(name);
+    const memory = await openMemory(name, { encoders: { textEncoder, imageEncoder }, ...(passphrase ? { encryption: { passphrase } } : {}) });
+    await memory.add(
+      markers.map((marker, index) => ({
+        id: `${marker}-id`,
+        sessionId: `${marker}-session`,
+        user: { text: `I said ${marker} today`, ...(index === 0 ? { images: [{ bytes: new Uint8Array(photo), mimeType: 'image/jpeg', caption: `${marker} caption` }] } : {}) },
+        assistant: { text: `Noted ${marker}` },
+      })),
+    );
+    const exported = new Uint8Array(await (await memory.export()).arrayBuffer());
+    await memory.close();
+    const [vector] = await textEncoder.embed([`I said ${markers[1]} today`]);
+    const { values, scale } = quantize(vector!);
+    // What an export writes: the vector the index holds, int8 × scale.
+    const exportedVector = Float32Array.from(values, (value) => value * scale);
+    return {
+      exported: [...exported],
+      int8Slice: [...new Uint8Array(values.buffer, 0, 32)],
+      float32Slice: [...new Uint8Array(exportedVector.buffer, 0, 32)],
+    };
+  },
+
+  /** Opens the memory `name` (encrypted under `passphrase` when given) and reads rounds by id: each one's user text, or the error code it gave. */
+  async readRounds(name: string, ids: readonly string[], passphrase?: string) {
+    const memory = await openMemory(name, { encoders: { textEncoder, imageEncoder }, ...(passphrase ? { encryption: { passphrase } } : {}) });
+    try {
+      return await Promise.all(ids.map((id) => memory.get(id).then((round) => round?.user.text ?? 'missing', (error: { code?: string }) => `error ${error.code ?? String(error)}`)));
+    } finally {
+      await memory.close();
+    }
+  },
+
+  /** Opening the memory `name`: `ok`, or the error code it gave (`WRONG_PASSPHRASE`, `PASSPHRASE_REQUIRED`…). */
+  async tryOpen(name: string, passphrase?: string) {
+    try {
+      const memory = await openMemory(name, { encoders: { textEncoder, imageEncoder }, ...(passphrase ? { encryption: { passphrase } } : {}) });
+      await memory.close();
+      return 'ok';
+    } catch (error) {
+      return (error as { code?: string }).code ?? String(error);
+    }
   },
 
   /**
