@@ -8,7 +8,6 @@ import { create, insertMultiple, search, type AnyOrama } from '@orama/orama';
 import { createInMemoryStorage, createMemory, type Memory } from 'vmem';
 import { deleteMemory, listMemories, openMemory } from 'vmem/browser';
 import { randomSentence, seededRandom, syntheticImageEncoder, syntheticRounds, syntheticTextEncoder } from '../src/testing/synthetic-rounds.js';
-import { quantize } from '../src/lanes/vector-matrix.js';
 
 /** Latency summary of a series of calls. */
 export interface Latencies {
@@ -324,8 +323,8 @@ const bench = {
   /**
    * For e2e/encryption.spec.ts: writes the memory `name` afresh, one round per marker (its id,
    * session, turns and, on the first, a photo's caption carry the marker), encrypted under
-   * `passphrase` when given, and closes it. Returns its export, and the first 32 bytes of a stored
-   * text vector as the index keeps it (int8) and as an export keeps it (float32).
+   * `passphrase` when given, and closes it. Returns its export, and the vector its encoder gave the
+   * second round's user text.
    */
   async writeMarked(name: string, markers: readonly string[], photo: readonly number[], passphrase?: string) {
     if ((await listMemories()).includes(name)) await deleteMemory(name);
@@ -341,14 +340,7 @@ const bench = {
     const exported = new Uint8Array(await (await memory.export()).arrayBuffer());
     await memory.close();
     const [vector] = await textEncoder.embed([`I said ${markers[1]} today`]);
-    const { values, scale } = quantize(vector!);
-    // What an export writes: the vector the index holds, int8 × scale.
-    const exportedVector = Float32Array.from(values, (value) => value * scale);
-    return {
-      exported: [...exported],
-      int8Slice: [...new Uint8Array(values.buffer, 0, 32)],
-      float32Slice: [...new Uint8Array(exportedVector.buffer, 0, 32)],
-    };
+    return { exported: [...exported], vector: [...vector!] };
   },
 
   /** Opens the memory `name` (encrypted under `passphrase` when given) and reads rounds by id: each one's user text, or the error code it gave. */

@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
+import { quantize } from '../src/lanes/vector-matrix.js';
 import { photo } from './helpers.js';
 
 const MARKERS = ['zqalphamarker', 'zqbravomarker', 'zqcharliemarker', 'zqdeltamarker', 'zqechomarker'];
@@ -75,24 +76,32 @@ function scanDatabase(page: Page, name: string, needles: readonly (readonly numb
 }
 
 const utf8 = (text: string) => [...Buffer.from(text)];
+
+/** The first 32 bytes of a stored vector: as the index keeps it (int8, one scale) and as an export writes it (int8 × scale, float32). */
+function vectorSlices(vector: readonly number[]) {
+  const { values, scale } = quantize(Float32Array.from(vector));
+  return { int8Slice: [...new Uint8Array(values.buffer, 0, 32)], float32Slice: [...new Uint8Array(Float32Array.from(values, (value) => value * scale).buffer, 0, 32)] };
+}
 const inBytes = (haystack: readonly number[], needle: readonly number[]) => Buffer.from(haystack).includes(Buffer.from(needle));
 
 test('every IndexedDB record of an encrypted memory is unreadable; the same memory unencrypted shows every needle', async ({ page }) => {
   await openBench(page);
   const sealed = await page.evaluate(({ markers, photo }) => window.__bench!.writeMarked('sealed-scan', markers, photo, 'correct horse battery staple'), { markers: MARKERS, photo: PHOTO });
   const plain = await page.evaluate(({ markers, photo }) => window.__bench!.writeMarked('plain-scan', markers, photo), { markers: MARKERS, photo: PHOTO });
-  const needles = [...TEXTS.map(utf8), PHOTO_SLICE, sealed.int8Slice];
+  const slices = vectorSlices(sealed.vector);
+  expect(vectorSlices(plain.vector)).toEqual(slices);
+  const needles = [...TEXTS.map(utf8), PHOTO_SLICE, slices.int8Slice];
 
   const sealedScan = await scanDatabase(page, 'sealed-scan', needles);
   expect(sealedScan.stores).toEqual(['bodies', 'chunks', 'facts', 'images', 'meta', 'segments']);
   expect(sealedScan.records).toBeGreaterThan(20);
   expect(sealedScan.found).toEqual(needles.map(() => false));
-  for (const needle of [...TEXTS.map(utf8), PHOTO_SLICE, sealed.float32Slice]) expect(inBytes(sealed.exported, needle)).toBe(false);
+  for (const needle of [...TEXTS.map(utf8), PHOTO_SLICE, slices.float32Slice]) expect(inBytes(sealed.exported, needle)).toBe(false);
 
   // The scan finds what is there: unencrypted, every needle shows (the vector as int8 in the index, as float32 in the export).
   const plainScan = await scanDatabase(page, 'plain-scan', needles);
   expect(plainScan.found).toEqual(needles.map(() => true));
-  for (const needle of [...TEXTS.map(utf8), PHOTO_SLICE, plain.float32Slice]) expect(inBytes(plain.exported, needle)).toBe(true);
+  for (const needle of [...TEXTS.map(utf8), PHOTO_SLICE, slices.float32Slice]) expect(inBytes(plain.exported, needle)).toBe(true);
 
   // With the passphrase it all reads back.
   expect(await page.evaluate((ids) => window.__bench!.readRounds('sealed-scan', ids, 'correct horse battery staple'), [`${MARKERS[1]}-id`])).toEqual([`I said ${MARKERS[1]} today`]);

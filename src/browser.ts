@@ -19,7 +19,7 @@ import { exportMemory } from './memory/export.js';
 import { createMemory } from './memory/memory.js';
 import type { RetrievalOptions } from './options.js';
 import type { ProgressCallback } from './progress.js';
-import { sealStorageKeeping, type EncryptedStorageControls } from './storage/encrypted-storage.js';
+import { encryptStorageInPlace, sealStorageKeeping, type EncryptedStorageControls } from './storage/encrypted-storage.js';
 import { importMemory as importMemoryFile } from './storage/idb-file.js';
 import { listenForChanges } from './storage/idb-sync.js';
 import { assertMemoryName, createIdbStorage, deleteMemory, listMemories, type IdbMemoryStorage } from './storage/idb.js';
@@ -436,6 +436,25 @@ export interface ImportOptions {
    * @default none
    */
   readonly encryption?: Unlock;
+}
+
+/**
+ * Encrypts the stored memory `name` in place under `encryption`, with progress (task `encrypt`,
+ * unit `rounds`). Interrupted (a closed tab), every round stays whole: call it again, or open the
+ * memory with the passphrase, to finish. From its first step on, the memory opens only with the
+ * passphrase. Close the memory first: another tab's write meanwhile fails this with `MEMORY_LOCKED`.
+ * IndexedDB may keep the bytes of the plain records on disk until the browser compacts its files.
+ * @example await encryptMemory('alice', { passphrase }, { onProgress: (event) => console.log(event) });
+ */
+export async function encryptMemory(name: string, encryption: Unlock, options: { readonly onProgress?: ProgressCallback } = {}): Promise<void> {
+  assertMemoryName(name);
+  if (!(await listMemories()).includes(name)) throw new VmemError('INVALID_INPUT', `There is no memory "${name}" to encrypt; open it with \`encryption\` to start it encrypted.`);
+  const storage = await createIdbStorage(name, { concurrentAdds: 'refuse' });
+  try {
+    await encryptStorageInPlace(storage, encryption, options.onProgress);
+  } finally {
+    await storage.close();
+  }
 }
 
 export { deleteMemory, listMemories };

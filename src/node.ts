@@ -11,6 +11,7 @@ export { createFileStorage } from './storage/file-storage.js';
 export type { FileMemoryStorage, FileStorageOptions } from './storage/file-storage.js';
 export type { EncryptedStorageControls } from './storage/encrypted-storage.js';
 export type { Unlock } from './storage/sealer.js';
+export { encryptMemoryFolder } from './storage/file-storage-encrypt.js';
 export { exportMemory } from './memory/export.js';
 export type { ExportOptions } from './memory/export.js';
 export { createNodeImageDescriber } from './describe/node.js';

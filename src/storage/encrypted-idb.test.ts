@@ -1,7 +1,7 @@
 /** Encrypted IndexedDB memories through `vmem/browser`, over fake-indexeddb (e2e/encryption.spec.ts runs the same scan in Chromium). */
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { deleteMemory, importMemory, openMemory, type BrowserMemory } from 'vmem/browser';
+import { deleteMemory, encryptMemory, importMemory, openMemory, type BrowserMemory } from 'vmem/browser';
 import { createHashTextEncoder } from '../testing/hash-encoder.js';
 
 const names = new Set<string>();
@@ -104,5 +104,21 @@ describe('an encrypted IndexedDB memory', () => {
     for (const text of MARKERS) expect(holds(await rawRecords('copy-c'), text), text).toBe(false);
     const copy = await open('copy-c', 'export pw');
     expect((await copy.get('zqidmarker1'))?.user.text).toContain('zqcatmarker');
+  });
+
+  it('encryptMemory encrypts a stored memory in place: no readable record after, the passphrase opens it whole', async () => {
+    const memory = await open('plain-d');
+    await memory.add(ROUNDS);
+    await closeAll();
+    expect(holds(await rawRecords('plain-d'), 'zqcatmarker')).toBe(true);
+    const seen: string[] = [];
+    await encryptMemory('plain-d', { passphrase: 'later' }, { onProgress: (event) => seen.push(event.status) });
+    expect(seen).toEqual(['initiate', 'progress', 'done']);
+    for (const text of MARKERS) expect(holds(await rawRecords('plain-d'), text), text).toBe(false);
+    await expect(open('plain-d')).rejects.toMatchObject({ code: 'PASSPHRASE_REQUIRED' });
+    const reopened = await open('plain-d', 'later');
+    expect((await reopened.rounds()).map((round) => round.user.text)).toEqual(ROUNDS.map((round) => round.user.text));
+    expect((await reopened.retrieve('where does the cat sleep?')).blocks[0]?.rounds.map((round) => round.id)).toContain('zqidmarker1');
+    await expect(encryptMemory('nothing-here', { passphrase: 'x' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
 });

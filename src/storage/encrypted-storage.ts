@@ -13,6 +13,7 @@
  * Each record is sealed under its kind and stored id (see sealer.ts), so one moved onto another fails.
  */
 import { VmemError } from '../errors.js';
+import type { ProgressCallback } from '../progress.js';
 import type { StoredRound, StoredUnit } from '../types.js';
 import { assertStorablePictures, SEALED_IMAGE_TYPE } from './picture-check.js';
 import { createDataKey, fromBase64, SealError, toBase64, unwrapDataKey, wrapDataKey, type DataKey, type KeyRecord, type Sealer, type Unlock } from './sealer.js';
@@ -41,16 +42,49 @@ export async function sealStorage(inner: MemoryStorage, unlock: Unlock): Promise
   if (manifest && !manifest.encryption) {
     throw new VmemError('INVALID_INPUT', `${inner.label} holds a memory that is not encrypted; open it without a passphrase (encrypting a memory in place is not supported yet: export it and import it with a passphrase).`);
   }
-  let key: DataKey;
-  let record: KeyRecord;
+  let sealed: SealedStorage;
   if (manifest?.encryption) {
-    record = manifest.encryption;
-    key = await unwrapDataKey(record, unlock, inner.label);
+    sealed = new SealedStorage(inner, await unwrapDataKey(manifest.encryption, unlock, inner.label), manifest.encryption);
+    // An encryption in place that was cut short is finished before anything reads the memory.
+    if (manifest.encrypting) await sealed.finishEncrypting(undefined);
   } else {
-    ({ key, record } = await createDataKey(unlock));
+    const { key, record } = await createDataKey(unlock);
     await inner.writeManifest(keyOnlyManifest(record));
+    sealed = new SealedStorage(inner, key, record);
   }
-  return new SealedStorage(inner, key, record);
+  return sealed;
+}
+
+/**
+ * Encrypts the memory in `inner` where it lies, a batch of rounds at a time, each batch stored
+ * sealed before its plain rounds are removed, so a process killed at any point leaves every round
+ * whole (plain or sealed, never both lost); calling this again, or opening the memory with its
+ * passphrase, resumes. The key record is written first: from then on the memory opens only with it.
+ * A memory already encrypted is only unlocked.
+ * @throws VmemError `INVALID_INPUT` for an empty store; `WRONG_PASSPHRASE` when resuming with another passphrase
+ */
+export async function encryptStorageInPlace(inner: MemoryStorage, unlock: Unlock, onProgress?: ProgressCallback): Promise<MemoryStorage & EncryptedStorageControls> {
+  const manifest = await inner.readManifest();
+  if (!manifest) throw new VmemError('INVALID_INPUT', `${inner.label} holds no memory to encrypt; open it with \`encryption\` to start it encrypted.`);
+  if (manifest.encryption) {
+    const sealed = new SealedStorage(inner, await unwrapDataKey(manifest.encryption, unlock, inner.label), manifest.encryption);
+    if (manifest.encrypting) await sealed.finishEncrypting(onProgress);
+    return sealed;
+  }
+  const { key, record } = await createDataKey(unlock);
+  const sealedManifest = await key.sealer.sealText('manifest', '', JSON.stringify(manifest));
+  await inner.writeManifest({ ...keyOnlyManifest(record), schemaVersion: manifest.schemaVersion, sealed: sealedManifest, encrypting: true });
+  const sealed = new SealedStorage(inner, key, record);
+  await sealed.finishEncrypting(onProgress);
+  return sealed;
+}
+
+/** Rounds re-stored per step of an encryption in place. */
+const ENCRYPT_BATCH = 256;
+
+/** A round as `SealedStorage` hands it to its store (anything else is a round not encrypted yet). */
+function isCarrier(facts: RoundFacts): boolean {
+  return facts.sessionId === '' && facts.timestamp === 0 && typeof facts.meta?.facts === 'string' && /^[0-9a-f]{64}$/.test(facts.id);
 }
 
 /**
@@ -108,6 +142,54 @@ class SealedStorage implements MemoryStorage, EncryptedStorageControls {
 
   keys() {
     return { key: this.key, record: this.record };
+  }
+
+  /** Seals what an encryption in place left plain: first the index (one step), then the rounds batch by batch, then clears the flag. */
+  async finishEncrypting(onProgress: ProgressCallback | undefined): Promise<void> {
+    const state = await this.inner.open();
+    let commit = state.index;
+    if (commit && commit.sealed === undefined) {
+      const ids = commit.segments.map((segment) => segment.id);
+      const bytes = await this.inner.readSegments(ids);
+      const add = ids.flatMap((id, at) => (bytes[at] ? [{ id, bytes: bytes[at]! }] : []));
+      const change = await this.sealChange({ add, commit });
+      await this.inner.writeIndex(change);
+      commit = change.commit;
+    }
+    const plain = state.rounds.filter((facts) => !isCarrier(facts));
+    const unindexed = new Set(state.unindexed);
+    const total = plain.length;
+    onProgress?.({ task: 'encrypt', status: 'initiate' });
+    for (let start = 0; start < plain.length; start += ENCRYPT_BATCH) {
+      const batch = plain.slice(start, start + ENCRYPT_BATCH);
+      const ids = batch.map((facts) => facts.id);
+      const rounds = await this.inner.getRounds(ids);
+      const records: RoundRecord[] = [];
+      for (const [at, round] of rounds.entries()) {
+        if (!round) continue;
+        const images: StoredImage[] = [];
+        for (const image of batch[at]!.images) {
+          const stored = image.hasBytes ? await this.inner.getImage(image.id) : undefined;
+          if (stored) images.push(stored);
+        }
+        records.push({ round, units: unindexed.has(round.id) ? await this.inner.readUnits([round.id]) : [], images });
+      }
+      const carriers = await Promise.all(records.map((record) => this.carrierRecord(record)));
+      const change = commit ? { add: [], commit } : undefined;
+      // Rounds in the index are stored with the (unchanged) commit, so they stay indexed; the others keep their units.
+      const indexedCarriers = carriers.filter((_, at) => !unindexed.has(records[at]!.round.id));
+      const unindexedCarriers = carriers.filter((_, at) => unindexed.has(records[at]!.round.id));
+      if (indexedCarriers.length > 0) await this.inner.putRounds(indexedCarriers, change);
+      if (unindexedCarriers.length > 0) await this.inner.putRounds(unindexedCarriers);
+      await this.inner.deleteRounds(ids, change);
+      onProgress?.({ task: 'encrypt', status: 'progress', loaded: Math.min(total, start + batch.length), total, unit: 'rounds' });
+    }
+    const stored = await this.inner.readManifest();
+    if (stored) {
+      const { encrypting: _done, ...rest } = stored;
+      await this.inner.writeManifest({ ...rest, encryption: this.record });
+    }
+    onProgress?.({ task: 'encrypt', status: 'done' });
   }
 
   async changePassphrase(current: string, next: string): Promise<void> {

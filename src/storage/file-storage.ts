@@ -93,8 +93,22 @@ export async function createFileStorage(dir: string, options: FileStorageOptions
   return options.encryption ? sealStorageKeeping(storage, options.encryption, ['dir']) : storage;
 }
 
-/** Replays the log, cuts off a torn tail, compacts when worthwhile, and removes what a crash left. */
-async function openLog(root: string): Promise<{ replay: Replay; size: number }> {
+/**
+ * Rewrites the folder's log with its live rounds only, so the bytes of replaced and deleted rounds
+ * leave the file (after an encryption in place, the plain rounds). Takes the writer lock.
+ */
+export async function compactMemoryFolder(dir: string): Promise<void> {
+  const root = resolve(dir);
+  const lock = await acquireWriterLock(root);
+  try {
+    await openLog(root, true);
+  } finally {
+    await lock.release();
+  }
+}
+
+/** Replays the log, cuts off a torn tail, compacts when worthwhile (or `compact`), and removes what a crash left. */
+async function openLog(root: string, compact = false): Promise<{ replay: Replay; size: number }> {
   const path = join(root, LOG_FILE);
   const bytes = await readFile(path).catch((error: unknown) => {
     if (isCode(error, 'ENOENT')) return Buffer.alloc(0);
@@ -102,7 +116,7 @@ async function openLog(root: string): Promise<{ replay: Replay; size: number }> 
   });
   let replay = replayLog(bytes, path);
   let size = replay.goodBytes;
-  if (replay.deadBytes > COMPACT_MIN_DEAD_BYTES && replay.deadBytes > size - replay.deadBytes) {
+  if ((compact && replay.deadBytes > 0) || (replay.deadBytes > COMPACT_MIN_DEAD_BYTES && replay.deadBytes > size - replay.deadBytes)) {
     const compacted = await compactedLog(bytes, replay);
     await replaceFile(root, LOG_FILE, compacted);
     replay = replayLog(compacted, path);

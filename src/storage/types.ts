@@ -16,6 +16,8 @@ export interface Manifest {
    */
   readonly encryption?: KeyRecord;
   readonly sealed?: string;
+  /** Set while a memory is being encrypted in place: some rounds may still be plain (see `encryptStorageInPlace`). */
+  readonly encrypting?: true;
 }
 
 export interface StoredImage {
