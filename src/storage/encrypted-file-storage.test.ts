@@ -200,4 +200,48 @@ describe('an encrypted file-store memory', () => {
     expect((await memoryContents(memory)).rounds).toHaveLength(ROUNDS - 1);
     await memory.close();
   });
+
+  it('keeps a sealed cache of the facts for fast opens, and opens right when rounds changed since it was written', async () => {
+    const dir = await freshDir();
+    const open = async () => createMemory({ textEncoder: denseEncoder(), storage: await createFileStorage(dir, { encryption: { passphrase: 'cache' } }) });
+    const rounds = (first: number, count: number) =>
+      Array.from({ length: count }, (_, at) => ({ id: `c${first + at}`, sessionId: `zqcachesession${(first + at) % 3}`, user: { text: `zqcachemarker${first + at} note` }, assistant: { text: 'ok' } }));
+    let memory = await open();
+    await memory.add(rounds(0, 300));
+    const segmentsBefore = (await readdir(join(dir, 'segments'))).length;
+    await memory.close();
+    // Closing wrote the cache: one more segment, sealed like the rest.
+    expect((await readdir(join(dir, 'segments'))).length).toBe(segmentsBefore + 1);
+    const stored = [...(await filesOf(dir)).values()];
+    for (const text of ['zqcachemarker17', 'zqcachesession1']) expect(found(stored, text), text).toBe(false);
+
+    memory = await open();
+    expect(memory.size).toBe(300);
+    await memory.update('c5', { user: { text: 'zqcachemarker5 changed' } });
+    await memory.forget('c6');
+    await memory.add(rounds(300, 2));
+    await memory.close();
+    memory = await open();
+    expect(memory.size).toBe(301);
+    expect(memory.has('c6')).toBe(false);
+    expect((await memory.get('c5'))?.user.text).toBe('zqcachemarker5 changed');
+    expect((await memory.retrieve('zqcachemarker301', { k: 1, filter: { sessionIds: ['zqcachesession1'] } })).blocks[0]?.rounds[0]?.id).toBe('c301');
+    expect((await memory.retrieve('zqcachemarker300', { k: 1, filter: { sessionIds: ['zqcachesession1'] } })).blocks.flatMap((block) => block.rounds.map((round) => round.id))).not.toContain('c300');
+    await memory.close();
+  });
+
+  it('a sealed segment that fails to authenticate is rebuilt from the rounds', async () => {
+    const dir = await freshDir();
+    await writeMarkedMemory(dir, 'seg');
+    const [name] = await readdir(join(dir, 'segments'));
+    const path = join(dir, 'segments', name!);
+    const bytes = await readFile(path);
+    bytes[bytes.length >> 1]! ^= 0x10;
+    await writeFile(path, bytes);
+    const memory = await createMemory({ textEncoder: denseEncoder(), storage: await createFileStorage(dir, { encryption: { passphrase: 'seg' } }) });
+    expect(memory.size).toBe(ROUNDS);
+    const result = await memory.retrieve(marker('user', 3), { k: 1, neighbours: 0 });
+    expect(result.blocks.flatMap((block) => block.rounds.map((round) => round.id))).toEqual([marker('roundid', 3)]);
+    await memory.close();
+  });
 });

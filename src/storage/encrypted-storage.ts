@@ -12,9 +12,10 @@
  * - The manifest keeps the key record (readable: it is what unlocks) and the real manifest, sealed.
  * Each record is sealed under its kind and stored id (see sealer.ts), so one moved onto another fails.
  */
-import { VmemError } from '../errors.js';
+import { errorCode, VmemError } from '../errors.js';
 import type { ProgressCallback } from '../progress.js';
 import type { StoredRound, StoredUnit } from '../types.js';
+import { FactsCache } from './facts-cache.js';
 import { assertStorablePictures, SEALED_IMAGE_TYPE } from './picture-check.js';
 import { createDataKey, fromBase64, SealError, toBase64, unwrapDataKey, wrapDataKey, type DataKey, type KeyRecord, type Sealer, type Unlock } from './sealer.js';
 import { roundFacts, type IndexChange, type IndexCommit, type Manifest, type MemoryStorage, type RoundFacts, type RoundRecord, type StorageState, type StoredImage } from './types.js';
@@ -131,6 +132,9 @@ class SealedStorage implements MemoryStorage, EncryptedStorageControls {
   private readonly sealer: Sealer;
   /** Stored round id → real id, learnt from the facts at open and from writes. */
   private readonly roundIdOf = new Map<string, string>();
+  private readonly factsCache = new FactsCache();
+  /** The commit as the store holds it (stored segment names, the real commit sealed), after the last write. */
+  private storedCommit: IndexCommit | undefined;
 
   constructor(inner: MemoryStorage, key: DataKey, record: KeyRecord) {
     this.inner = inner;
@@ -213,11 +217,16 @@ class SealedStorage implements MemoryStorage, EncryptedStorageControls {
 
   async open(): Promise<StorageState> {
     const state = await this.inner.open();
+    this.storedCommit = state.index;
+    await this.factsCache.load(this.inner, this.sealer, state.index);
     const rounds = await Promise.all(
       state.rounds.map(async (carrier) => {
         const sealed = carrier.meta?.facts;
         if (typeof sealed !== 'string') throw this.damaged(`the round stored as ${carrier.id} has no sealed facts`);
-        const facts = JSON.parse(await this.openText('facts', carrier.id, sealed, () => `the facts of the round stored as ${carrier.id} (position ${carrier.seq})`)) as RoundFacts;
+        const facts =
+          this.factsCache.lookup(carrier.id, sealed) ??
+          (JSON.parse(await this.openText('facts', carrier.id, sealed, () => `the facts of the round stored as ${carrier.id} (position ${carrier.seq})`)) as RoundFacts);
+        this.factsCache.remember(carrier.id, sealed, facts);
         this.roundIdOf.set(carrier.id, facts.id);
         // The store may renumber rounds (a write merged after another tab's); its seq is the one that counts.
         return { ...facts, seq: carrier.seq };
@@ -264,16 +273,23 @@ class SealedStorage implements MemoryStorage, EncryptedStorageControls {
     // The pictures are checked here, while readable; the store below sees sealed bytes only.
     assertStorablePictures(records);
     const carriers = await Promise.all(records.map((record) => this.carrierRecord(record)));
-    await this.inner.putRounds(carriers, index && (await this.sealChange(index)));
+    const change = index && (await this.sealChange(index));
+    await this.inner.putRounds(carriers, change);
+    if (change) this.storedCommit = change.commit;
   }
 
   async deleteRounds(roundIds: readonly string[], index?: IndexChange): Promise<void> {
     const storedIds = await Promise.all(roundIds.map((id) => this.storedRoundId(id)));
-    await this.inner.deleteRounds(storedIds, index && (await this.sealChange(index)));
+    const change = index && (await this.sealChange(index));
+    await this.inner.deleteRounds(storedIds, change);
+    for (const id of storedIds) this.factsCache.forget(id);
+    if (change) this.storedCommit = change.commit;
   }
 
   async writeIndex(index: IndexChange, indexed: readonly string[] = []): Promise<void> {
-    await this.inner.writeIndex(await this.sealChange(index), await Promise.all(indexed.map((id) => this.storedRoundId(id))));
+    const change = await this.sealChange(index);
+    await this.inner.writeIndex(change, await Promise.all(indexed.map((id) => this.storedRoundId(id))));
+    this.storedCommit = change.commit;
   }
 
   async getImage(imageId: string): Promise<StoredImage | undefined> {
@@ -292,13 +308,25 @@ class SealedStorage implements MemoryStorage, EncryptedStorageControls {
 
   async clear(): Promise<void> {
     await this.inner.clear();
+    this.factsCache.clear();
+    this.storedCommit = undefined;
     // The key record stays, so the memory stays encrypted under the same passphrase.
     await this.inner.writeManifest(keyOnlyManifest(this.record));
     this.roundIdOf.clear();
   }
 
-  close(): Promise<void> {
-    return this.inner.close();
+  async close(): Promise<void> {
+    try {
+      if (this.factsCache.stale && this.storedCommit) {
+        const fresh = await this.factsCache.fresh(this.sealer, this.storedCommit);
+        await this.inner.writeIndex({ add: [fresh.segment], commit: fresh.commit }).catch((error: unknown) => {
+          // Another tab wrote meanwhile: its commit is newer, and it writes its own cache when it closes.
+          if (errorCode(error) !== 'MEMORY_LOCKED') throw error;
+        });
+      }
+    } finally {
+      await this.inner.close();
+    }
   }
 
   private async storedRoundId(id: string): Promise<string> {
@@ -310,6 +338,10 @@ class SealedStorage implements MemoryStorage, EncryptedStorageControls {
   private async carrierRecord(record: RoundRecord): Promise<RoundRecord> {
     const { round } = record;
     const id = await this.storedRoundId(round.id);
+    const facts = roundFacts(round);
+    const sealedFacts = await this.sealer.sealText('facts', id, JSON.stringify(facts));
+    // Remembered before the store took it: an entry no stored round matches is never used.
+    this.factsCache.remember(id, sealedFacts, facts);
     const carrier: StoredRound = {
       id,
       seq: round.seq,
@@ -317,7 +349,7 @@ class SealedStorage implements MemoryStorage, EncryptedStorageControls {
       timestamp: 0,
       user: { text: await this.sealer.sealText('round', id, JSON.stringify(round)), images: [] },
       assistant: { text: '', images: [] },
-      meta: { facts: await this.sealer.sealText('facts', id, JSON.stringify(roundFacts(round))) },
+      meta: { facts: sealedFacts },
     };
     const units: StoredUnit[] = [];
     if (record.units.length > 0) {
@@ -346,7 +378,7 @@ class SealedStorage implements MemoryStorage, EncryptedStorageControls {
       }),
     );
     const segments = await Promise.all(change.commit.segments.map(async (segment) => ({ id: await this.sealer.storedId('segment', segment.id), rounds: 0, dead: [] })));
-    return { add, commit: { segments, sealed: await this.sealer.sealText('commit', '', JSON.stringify(change.commit)) } };
+    return { add, commit: { segments: this.factsCache.withCache(segments), sealed: await this.sealer.sealText('commit', '', JSON.stringify(change.commit)) } };
   }
 
   private async openCommit(stored: IndexCommit): Promise<IndexCommit> {
