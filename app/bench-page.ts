@@ -28,8 +28,19 @@ function summarize(times: number[]): Latencies {
   return { count: times.length, p50: at(0.5), p95: at(0.95), mean: times.reduce((a, b) => a + b, 0) / times.length };
 }
 
-function persistedName(rounds: number, passphrase?: string): string {
-  return `bench-persisted-${rounds}${passphrase ? '-sealed' : ''}`;
+/** How `persistedOpen` locks its memory: a passphrase (Argon2id each open), or an AES-GCM key the page keeps (no KDF). */
+type BenchLock = { readonly passphrase: string } | { readonly appKey: true };
+let appKey: CryptoKey | undefined;
+
+async function encryptionOf(lock: BenchLock | undefined) {
+  if (!lock) return {};
+  if ('passphrase' in lock) return { encryption: { passphrase: lock.passphrase } };
+  appKey ??= await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
+  return { encryption: { key: appKey } };
+}
+
+function persistedName(rounds: number, lock?: BenchLock): string {
+  return `bench-persisted-${rounds}${!lock ? '' : 'passphrase' in lock ? '-sealed' : '-keyed'}`;
 }
 
 function queries(count: number): string[] {
@@ -152,10 +163,10 @@ const bench = {
    * is done (what a user waits for; it includes any index work left to the background). The last
    * reopened memory stays open (held) for a heap reading; `release` closes it.
    */
-  async persistedOpen(rounds: number, times: number, passphrase?: string) {
-    const name = persistedName(rounds, passphrase);
+  async persistedOpen(rounds: number, times: number, lock?: BenchLock) {
+    const name = persistedName(rounds, lock);
     const encoders = { textEncoder, imageEncoder };
-    const encryption = passphrase ? { encryption: { passphrase } } : {};
+    const encryption = await encryptionOf(lock);
     let writeMs: number | undefined;
     if (!(await listMemories()).includes(name)) {
       const started = performance.now();

@@ -41,18 +41,21 @@ export interface EncryptedStorageControls {
 export async function sealStorage(inner: MemoryStorage, unlock: Unlock): Promise<MemoryStorage & EncryptedStorageControls> {
   const manifest = await inner.readManifest();
   if (manifest && !manifest.encryption) {
-    throw new VmemError('INVALID_INPUT', `${inner.label} holds a memory that is not encrypted; open it without a passphrase (encrypting a memory in place is not supported yet: export it and import it with a passphrase).`);
+    throw new VmemError(
+      'INVALID_INPUT',
+      `${inner.label} holds a memory that is not encrypted; open it without a passphrase, or encrypt it first (encryptMemory in vmem/browser, encryptMemoryFolder in vmem/node).`,
+    );
   }
-  let sealed: SealedStorage;
-  if (manifest?.encryption) {
-    sealed = new SealedStorage(inner, await unwrapDataKey(manifest.encryption, unlock, inner.label), manifest.encryption);
-    // An encryption in place that was cut short is finished before anything reads the memory.
-    if (manifest.encrypting) await sealed.finishEncrypting(undefined);
-  } else {
-    const { key, record } = await createDataKey(unlock);
-    await inner.writeManifest(keyOnlyManifest(record));
-    sealed = new SealedStorage(inner, key, record);
-  }
+  if (manifest?.encryption) return unlockStored(inner, { ...manifest, encryption: manifest.encryption }, unlock, undefined);
+  const { key, record } = await createDataKey(unlock);
+  await inner.writeManifest(keyOnlyManifest(record));
+  return new SealedStorage(inner, key, record);
+}
+
+/** An encrypted store unlocked; an encryption in place that was cut short is finished before anything reads it. */
+async function unlockStored(inner: MemoryStorage, manifest: Manifest & { encryption: KeyRecord }, unlock: Unlock, onProgress: ProgressCallback | undefined): Promise<SealedStorage> {
+  const sealed = new SealedStorage(inner, await unwrapDataKey(manifest.encryption, unlock, inner.label), manifest.encryption);
+  if (manifest.encrypting) await sealed.finishEncrypting(onProgress);
   return sealed;
 }
 
@@ -67,11 +70,7 @@ export async function sealStorage(inner: MemoryStorage, unlock: Unlock): Promise
 export async function encryptStorageInPlace(inner: MemoryStorage, unlock: Unlock, onProgress?: ProgressCallback): Promise<MemoryStorage & EncryptedStorageControls> {
   const manifest = await inner.readManifest();
   if (!manifest) throw new VmemError('INVALID_INPUT', `${inner.label} holds no memory to encrypt; open it with \`encryption\` to start it encrypted.`);
-  if (manifest.encryption) {
-    const sealed = new SealedStorage(inner, await unwrapDataKey(manifest.encryption, unlock, inner.label), manifest.encryption);
-    if (manifest.encrypting) await sealed.finishEncrypting(onProgress);
-    return sealed;
-  }
+  if (manifest.encryption) return unlockStored(inner, { ...manifest, encryption: manifest.encryption }, unlock, onProgress);
   const { key, record } = await createDataKey(unlock);
   const sealedManifest = await key.sealer.sealText('manifest', '', JSON.stringify(manifest));
   await inner.writeManifest({ ...keyOnlyManifest(record), schemaVersion: manifest.schemaVersion, sealed: sealedManifest, encrypting: true });
