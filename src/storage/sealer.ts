@@ -38,7 +38,7 @@ export interface KeyRecord {
  * OWASP's second Argon2id configuration (19 MiB, 2 passes, 1 lane): docs/security.md has the
  * measured time. Raising it slows every unlock, in the worst case on a phone.
  */
-export const DEFAULT_KDF: KdfCost = { memoryKiB: 19 * 1024, iterations: 2, parallelism: 1 };
+const DEFAULT_KDF: KdfCost = { memoryKiB: 19 * 1024, iterations: 2, parallelism: 1 };
 
 export type KdfCost = Omit<KdfParams, 'name' | 'salt'>;
 
