@@ -15,7 +15,7 @@ import type { ImageEmbedder, TextEmbedder } from './encoders/types.js';
 import { browserImageResizer } from './images/browser-resize.js';
 import type { ImageResizer } from './images/types.js';
 import type { LlmProvider } from './llm/types.js';
-import { exportMemory } from './memory/export.js';
+import { exportMemory, type ExportOptions } from './memory/export.js';
 import { createMemory } from './memory/memory.js';
 import type { RetrievalOptions } from './options.js';
 import type { ProgressCallback } from './progress.js';
@@ -199,9 +199,9 @@ export interface BrowserMemory extends Memory {
   readonly worker: BrowserEncoders | undefined;
   /**
    * The whole memory as one `.vmem` file (vectors included, so importing re-encodes nothing); for an
-   * encrypted memory, encrypted under its passphrase.
+   * encrypted memory, encrypted under its passphrase, or under `options.encryption` when given.
    */
-  export(): Promise<Blob>;
+  export(options?: ExportOptions): Promise<Blob>;
   /**
    * Re-wraps an encrypted memory's key under a new passphrase: one small write, nothing re-encrypted.
    * Rejects with `WRONG_PASSPHRASE` when `current` is not the memory's passphrase, and with
@@ -402,7 +402,7 @@ export async function openMemory(name: string, options: OpenMemoryOptions = {}):
     backend: worker ? worker.backend : 'custom',
     backendReason: worker ? worker.backendReason : 'custom: the encoders passed in run wherever they were made.',
     worker,
-    export: () => exportMemory(current.memory),
+    export: (exportOptions?: ExportOptions) => exportMemory(current.memory, exportOptions),
     changePassphrase: async (currentPassphrase: string, next: string) => {
       if (!options.encryption) throw new VmemError('INVALID_INPUT', `Memory "${name}" was opened without encryption; it has no passphrase to change.`);
       await inTurn(() => (current.storage as MemoryStorage & EncryptedStorageControls).changePassphrase(currentPassphrase, next));
@@ -527,3 +527,4 @@ function createWorkerAt(url: URL): Worker {
 export type { Backend, EncoderCallCounts, EncoderChoice, EncoderWorkerInfo, GpuCapability } from './worker/protocol.js';
 export type { EncoderDescription, WebGpuAgreement } from './worker/protocol.js';
 export type { Unlock } from './storage/sealer.js';
+export type { ExportOptions } from './memory/export.js';

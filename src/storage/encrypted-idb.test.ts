@@ -121,4 +121,17 @@ describe('an encrypted IndexedDB memory', () => {
     expect((await reopened.retrieve('where does the cat sleep?')).blocks[0]?.rounds.map((round) => round.id)).toContain('zqidmarker1');
     await expect(encryptMemory('nothing-here', { passphrase: 'x' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
+
+  it('an export of a plain memory may get its own passphrase', async () => {
+    const memory = await open('plain-e');
+    await memory.add(ROUNDS);
+    const file = await memory.export({ encryption: { passphrase: 'own' } });
+    const bytes = Buffer.from(await file.arrayBuffer());
+    expect(bytes.subarray(0, 8).toString()).toBe('VMEMSEAL');
+    for (const text of MARKERS) expect(bytes.includes(text), text).toBe(false);
+    expect(Buffer.from(await (await memory.export()).arrayBuffer()).includes('zqcatmarker')).toBe(true);
+    names.add('copy-e');
+    await importMemory('copy-e', file, { encryption: { passphrase: 'own' } });
+    expect((await (await open('copy-e', 'own')).get('zqidmarker1'))?.assistant.text).toBe('Cosy zqreplymarker!');
+  });
 });
