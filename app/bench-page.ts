@@ -28,8 +28,19 @@ function summarize(times: number[]): Latencies {
   return { count: times.length, p50: at(0.5), p95: at(0.95), mean: times.reduce((a, b) => a + b, 0) / times.length };
 }
 
-function persistedName(rounds: number): string {
-  return `bench-persisted-${rounds}`;
+/** How `persistedOpen` locks its memory: a passphrase (Argon2id each open), or an AES-GCM key the page keeps (no KDF). */
+type BenchLock = { readonly passphrase: string } | { readonly appKey: true };
+let appKey: CryptoKey | undefined;
+
+async function encryptionOf(lock: BenchLock | undefined) {
+  if (!lock) return {};
+  if ('passphrase' in lock) return { encryption: { passphrase: lock.passphrase } };
+  appKey ??= await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
+  return { encryption: { key: appKey } };
+}
+
+function persistedName(rounds: number, lock?: BenchLock): string {
+  return `bench-persisted-${rounds}${!lock ? '' : 'passphrase' in lock ? '-sealed' : '-keyed'}`;
 }
 
 function queries(count: number): string[] {
@@ -152,13 +163,14 @@ const bench = {
    * is done (what a user waits for; it includes any index work left to the background). The last
    * reopened memory stays open (held) for a heap reading; `release` closes it.
    */
-  async persistedOpen(rounds: number, times: number) {
-    const name = persistedName(rounds);
+  async persistedOpen(rounds: number, times: number, lock?: BenchLock) {
+    const name = persistedName(rounds, lock);
     const encoders = { textEncoder, imageEncoder };
+    const encryption = await encryptionOf(lock);
     let writeMs: number | undefined;
     if (!(await listMemories()).includes(name)) {
       const started = performance.now();
-      const memory = await openMemory(name, { encoders });
+      const memory = await openMemory(name, { encoders, ...encryption });
       await fill(memory, rounds);
       await memory.close();
       writeMs = performance.now() - started;
@@ -170,7 +182,7 @@ const bench = {
     let firstTop: string | undefined;
     for (let i = 0; i < times; i++) {
       const started = performance.now();
-      const memory = await openMemory(name, { encoders, retrieval: { llmAnchors: false } });
+      const memory = await openMemory(name, { encoders, retrieval: { llmAnchors: false }, ...encryption });
       opens.push(performance.now() - started);
       const result = await memory.retrieve(question);
       firstRetrievals.push(performance.now() - started);
@@ -317,6 +329,50 @@ const bench = {
     await new Promise((resolve) => ((indexedDB.deleteDatabase(`bench-read-${count}x${bytes}`).onsuccess = resolve)));
     await root.removeEntry(`bench-read-${count}x${bytes}`, { recursive: true });
     return { count, bytes, idb, idbBuffers, opfs };
+  },
+
+  /**
+   * For e2e/encryption.spec.ts: writes the memory `name` afresh, one round per marker (its id,
+   * session, turns and, on the first, a photo's caption carry the marker), encrypted under
+   * `passphrase` when given, and closes it. Returns its export, and the vector its encoder gave the
+   * second round's user text.
+   */
+  async writeMarked(name: string, markers: readonly string[], photo: readonly number[], passphrase?: string) {
+    if ((await listMemories()).includes(name)) await deleteMemory(name);
+    const memory = await openMemory(name, { encoders: { textEncoder, imageEncoder }, ...(passphrase ? { encryption: { passphrase } } : {}) });
+    await memory.add(
+      markers.map((marker, index) => ({
+        id: `${marker}-id`,
+        sessionId: `${marker}-session`,
+        user: { text: `I said ${marker} today`, ...(index === 0 ? { images: [{ bytes: new Uint8Array(photo), mimeType: 'image/jpeg', caption: `${marker} caption` }] } : {}) },
+        assistant: { text: `Noted ${marker}` },
+      })),
+    );
+    const exported = new Uint8Array(await (await memory.export()).arrayBuffer());
+    await memory.close();
+    const [vector] = await textEncoder.embed([`I said ${markers[1]} today`]);
+    return { exported: [...exported], vector: [...vector!] };
+  },
+
+  /** Opens the memory `name` (encrypted under `passphrase` when given) and reads rounds by id: each one's user text, or the error code it gave. */
+  async readRounds(name: string, ids: readonly string[], passphrase?: string) {
+    const memory = await openMemory(name, { encoders: { textEncoder, imageEncoder }, ...(passphrase ? { encryption: { passphrase } } : {}) });
+    try {
+      return await Promise.all(ids.map((id) => memory.get(id).then((round) => round?.user.text ?? 'missing', (error: { code?: string }) => `error ${error.code ?? String(error)}`)));
+    } finally {
+      await memory.close();
+    }
+  },
+
+  /** Opening the memory `name`: `ok`, or the error code it gave (`WRONG_PASSPHRASE`, `PASSPHRASE_REQUIRED`…). */
+  async tryOpen(name: string, passphrase?: string) {
+    try {
+      const memory = await openMemory(name, { encoders: { textEncoder, imageEncoder }, ...(passphrase ? { encryption: { passphrase } } : {}) });
+      await memory.close();
+      return 'ok';
+    } catch (error) {
+      return (error as { code?: string }).code ?? String(error);
+    }
   },
 
   /**

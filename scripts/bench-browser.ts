@@ -18,7 +18,8 @@
  * Prints a Markdown table. Options: --quick (1k/10k instead of 10k/100k);
  * --only=cold,sample,scale,open,memory,storage,describe,bytes to run some of the groups (cold start and
  * ingest; the demo's sample conversation; index scale; persisted 5k open; memory at scale; IndexedDB
- * against OPFS; describer; first-visit bytes); --json FILE writes every figure as
+ * against OPFS; describer; first-visit bytes); `--only=encryption` (not in the default set) opens the
+ * same persisted memory plain and encrypted; --json FILE writes every figure as
  * `{ commit, rows: [{ id, value, unit }] }` (scripts/bench-browser/report.ts).
  * Each group is one module under scripts/bench-browser/.
  */
@@ -37,6 +38,7 @@ import { memoryAtScale, storageReads } from './bench-browser/memory.js';
 import { report } from './bench-browser/report.js';
 import { sampleLoad } from './bench-browser/sample.js';
 import { indexScale } from './bench-browser/scale.js';
+import { encryptionCost } from './bench-browser/encryption.js';
 
 const root = resolve(import.meta.dirname, '..');
 const quick = process.argv.includes('--quick');
@@ -75,6 +77,7 @@ try {
     if (groups.has('memory')) await memoryAtScale(context, scaleProfile, sizes);
     if (groups.has('storage')) await storageReads(context);
     if (groups.has('describe')) await describerTimes(context);
+    if (groups.has('encryption')) await encryptionCost(context, sizes.small);
   } finally {
     await context.close();
   }

@@ -15,13 +15,16 @@ import type { ImageEmbedder, TextEmbedder } from './encoders/types.js';
 import { browserImageResizer } from './images/browser-resize.js';
 import type { ImageResizer } from './images/types.js';
 import type { LlmProvider } from './llm/types.js';
-import { createMemory, memoryContents } from './memory/memory.js';
+import { exportMemory, type ExportOptions } from './memory/export.js';
+import { createMemory } from './memory/memory.js';
 import type { RetrievalOptions } from './options.js';
 import type { ProgressCallback } from './progress.js';
-import { encodeMemoryFile, importMemory as importMemoryFile } from './storage/idb-file.js';
+import { encryptStorageInPlace, sealStorageKeeping, type EncryptedStorageControls } from './storage/encrypted-storage.js';
+import { importMemory as importMemoryFile } from './storage/idb-file.js';
 import { listenForChanges } from './storage/idb-sync.js';
 import { assertMemoryName, createIdbStorage, deleteMemory, listMemories, type IdbMemoryStorage } from './storage/idb.js';
 import { createInMemoryStorage } from './storage/memory-storage.js';
+import type { Unlock } from './storage/sealer.js';
 import type { MemoryStorage } from './storage/types.js';
 import type { WordVectors } from './types.js';
 import { createSerialQueue } from './util/serial-queue.js';
@@ -182,6 +185,15 @@ export interface OpenMemoryOptions extends Omit<BrowserEncodersOptions, 'encoder
    * @default 'merge'
    */
   readonly concurrentAdds?: 'merge' | 'refuse';
+  /**
+   * Encrypts everything stored (docs/security.md): a new memory is locked with this passphrase (or
+   * the app's AES-GCM `CryptoKey`); an encrypted one opens only with it. A wrong one rejects with
+   * `WRONG_PASSPHRASE` and changes nothing; an encrypted memory opened without one rejects with
+   * `PASSPHRASE_REQUIRED`. An encrypted memory refuses another tab's concurrent adds (`concurrentAdds` is `'refuse'`).
+   * The passphrase is never stored.
+   * @default none (stored as it is)
+   */
+  readonly encryption?: Unlock;
 }
 
 /** A memory opened by `openMemory`: the `Memory` verbs, plus what the browser adds. */
@@ -194,8 +206,17 @@ export interface BrowserMemory extends Memory {
   readonly backendReason: string;
   /** The encoder worker, unless custom encoders were passed in. */
   readonly worker: BrowserEncoders | undefined;
-  /** The whole memory as one `.vmem` file (vectors included, so importing re-encodes nothing). */
-  export(): Promise<Blob>;
+  /**
+   * The whole memory as one `.vmem` file (vectors included, so importing re-encodes nothing); for an
+   * encrypted memory, encrypted under its passphrase, or under `options.encryption` when given.
+   */
+  export(options?: ExportOptions): Promise<Blob>;
+  /**
+   * Re-wraps an encrypted memory's key under a new passphrase: one small write, nothing re-encrypted.
+   * Rejects with `WRONG_PASSPHRASE` when `current` is not the memory's passphrase, and with
+   * `INVALID_INPUT` for a memory opened without `encryption`.
+   */
+  changePassphrase(current: string, next: string): Promise<void>;
   /** Closes the storage, and stops the worker when `openMemory` started it. */
   close(): Promise<void>;
 }
@@ -273,7 +294,8 @@ export async function startBrowserEncoders(options: BrowserEncodersOptions = {})
 export async function openMemory(name: string, options: OpenMemoryOptions = {}): Promise<BrowserMemory> {
   assertMemoryName(name);
   const storageKind = oneOf(options.storage, STORAGES, 'indexeddb', 'storage');
-  const concurrentAdds = oneOf(options.concurrentAdds, CONCURRENT_ADDS, 'merge', 'concurrentAdds');
+  // A merged add renumbers rounds and joins another tab's index commit, which an encrypted store keeps sealed.
+  const concurrentAdds = options.encryption ? 'refuse' : oneOf(options.concurrentAdds, CONCURRENT_ADDS, 'merge', 'concurrentAdds');
   const given = typeof options.encoders === 'object' ? options.encoders : undefined;
   if (given !== undefined && typeof given.textEncoder?.embed !== 'function') {
     throw new VmemError('INVALID_INPUT', 'options.encoders needs a textEncoder: pass startBrowserEncoders() or { textEncoder, imageEncoder }.');
@@ -285,7 +307,8 @@ export async function openMemory(name: string, options: OpenMemoryOptions = {}):
   let lost: () => Promise<void> = async () => {};
 
   const open = async (): Promise<{ memory: Memory; storage: MemoryStorage }> => {
-    const storage: MemoryStorage = storageKind === 'memory' ? createInMemoryStorage() : await createIdbStorage(name, { concurrentAdds, onTerminated: () => void lost() });
+    const plain: MemoryStorage = storageKind === 'memory' ? createInMemoryStorage() : await createIdbStorage(name, { concurrentAdds, onTerminated: () => void lost() });
+    const storage = options.encryption ? await sealStorageKeeping(plain as IdbMemoryStorage, options.encryption, ['name', 'revision', 'onRemoteChange', 'compact']) : plain;
     try {
       const memory = await createMemory({
         textEncoder: encoders.textEncoder,
@@ -391,7 +414,11 @@ export async function openMemory(name: string, options: OpenMemoryOptions = {}):
     backend: worker ? worker.backend : 'custom',
     backendReason: worker ? worker.backendReason : 'custom: the encoders passed in run wherever they were made.',
     worker,
-    export: async () => encodeMemoryFile(await memoryContents(current.memory)),
+    export: (exportOptions?: ExportOptions) => exportMemory(current.memory, exportOptions),
+    changePassphrase: async (currentPassphrase: string, next: string) => {
+      if (!options.encryption) throw new VmemError('INVALID_INPUT', `Memory "${name}" was opened without encryption; it has no passphrase to change.`);
+      await inTurn(() => (current.storage as MemoryStorage & EncryptedStorageControls).changePassphrase(currentPassphrase, next));
+    },
     close,
     ...writes,
   } satisfies Omit<BrowserMemory, keyof Memory> & Pick<BrowserMemory, 'close' | keyof typeof writes>;
@@ -406,10 +433,40 @@ export async function openMemory(name: string, options: OpenMemoryOptions = {}):
  * await importMemory('alice-restored', fileInput.files[0]);
  * const memory = await openMemory('alice-restored');
  */
-export async function importMemory(name: string, file: Blob): Promise<void> {
+export async function importMemory(name: string, file: Blob, options: ImportOptions = {}): Promise<void> {
   assertMemoryName(name);
   if (!(file instanceof Blob)) throw new VmemError('INVALID_INPUT', 'importMemory needs a Blob or File made by memory.export().');
-  await importMemoryFile(name, file);
+  await importMemoryFile(name, file, options.encryption);
+}
+
+/** Options of `importMemory`. */
+export interface ImportOptions {
+  /**
+   * The passphrase (or key) of an encrypted export, which also locks the new memory; given with a
+   * plain export, the new memory is encrypted under it. An encrypted export imported without one
+   * rejects with `PASSPHRASE_REQUIRED`, with a wrong one `WRONG_PASSPHRASE`; no memory is left behind.
+   * @default none
+   */
+  readonly encryption?: Unlock;
+}
+
+/**
+ * Encrypts the stored memory `name` in place under `encryption`, with progress (task `encrypt`,
+ * unit `rounds`). Interrupted (a closed tab), every round stays whole: call it again, or open the
+ * memory with the passphrase, to finish. From its first step on, the memory opens only with the
+ * passphrase. Close the memory first: another tab's write meanwhile fails this with `MEMORY_LOCKED`.
+ * IndexedDB may keep the bytes of the plain records on disk until the browser compacts its files.
+ * @example await encryptMemory('alice', { passphrase }, { onProgress: (event) => console.log(event) });
+ */
+export async function encryptMemory(name: string, encryption: Unlock, options: { readonly onProgress?: ProgressCallback } = {}): Promise<void> {
+  assertMemoryName(name);
+  if (!(await listMemories()).includes(name)) throw new VmemError('INVALID_INPUT', `There is no memory "${name}" to encrypt; open it with \`encryption\` to start it encrypted.`);
+  const storage = await createIdbStorage(name, { concurrentAdds: 'refuse' });
+  try {
+    await encryptStorageInPlace(storage, encryption, options.onProgress);
+  } finally {
+    await storage.close();
+  }
 }
 
 export { deleteMemory, listMemories };
@@ -481,3 +538,5 @@ function createWorkerAt(url: URL): Worker {
 
 export type { Backend, EncoderCallCounts, EncoderChoice, EncoderWorkerInfo, GpuCapability } from './worker/protocol.js';
 export type { EncoderDescription, WebGpuAgreement } from './worker/protocol.js';
+export type { Unlock } from './storage/sealer.js';
+export type { ExportOptions } from './memory/export.js';

@@ -8,6 +8,11 @@ export { createNodeEmbeddedEncoders, loadNodeWordVectors, decodeImageNode } from
 export type { NodeEmbeddedEncodersOptions } from './encoders/node.js';
 export { nodeImageResizer } from './images/node-resize.js';
 export { createFileStorage } from './storage/file-storage.js';
-export type { FileMemoryStorage } from './storage/file-storage.js';
+export type { FileMemoryStorage, FileStorageOptions } from './storage/file-storage.js';
+export type { EncryptedStorageControls } from './storage/encrypted-storage.js';
+export type { Unlock } from './storage/sealer.js';
+export { encryptMemoryFolder } from './storage/file-storage-encrypt.js';
+export { exportMemory } from './memory/export.js';
+export type { ExportOptions } from './memory/export.js';
 export { createNodeImageDescriber } from './describe/node.js';
 export type { NodeImageDescriberOptions } from './describe/node.js';

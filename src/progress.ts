@@ -10,7 +10,7 @@
  * stored by an older vmem or imported from a file, or a segment found damaged: that run ends
  * `failed` with code `INDEX_CORRUPT`, and the rebuild follows as a new run).
  */
-export type ProgressTask = 'model' | 'ingest' | 'reindex' | 'index' | 'describe' | 'video-sample' | 'video-capture';
+export type ProgressTask = 'model' | 'ingest' | 'reindex' | 'index' | 'describe' | 'video-sample' | 'video-capture' | 'encrypt';
 
 /** What `loaded` and `total` count. */
 export type ProgressUnit = 'bytes' | 'files' | 'rounds' | 'images' | 'frames' | 'percent';

@@ -45,6 +45,9 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
   const storage = options.storage ?? createInMemoryStorage();
   const encoders = encoderIdsOf(options.textEncoder, options.imageEncoder, options.describer);
   const manifest = await storage.readManifest();
+  if (manifest?.encryption) {
+    throw new VmemError('PASSPHRASE_REQUIRED', `${storage.label} is encrypted; open it with its passphrase (the \`encryption\` option) to read it.`);
+  }
   const memory = new MemoryImpl(options, storage, encoders);
   if (manifest && !sameEncoders(manifest.encoders, encoders)) {
     if (options.onEncoderMismatch !== 'reindex') {
@@ -78,6 +81,12 @@ export function memoryContents(memory: Memory): Promise<MemoryContents> {
   return memory.contents();
 }
 
+/** The storage a memory made by `createMemory` keeps its rounds in (an export asks whether it is encrypted). */
+export function storageOf(memory: Memory): MemoryStorage {
+  if (!(memory instanceof MemoryImpl)) throw new VmemError('INVALID_INPUT', 'Only a memory made by createMemory or openMemory can be exported.');
+  return memory.storage;
+}
+
 /**
  * The memory: a history of rounds (their facts in memory, the rounds themselves in storage behind a
  * bounded cache), the lanes that search its index segments, and the storage that keeps both. Writes
@@ -88,7 +97,7 @@ export function memoryContents(memory: Memory): Promise<MemoryContents> {
 class MemoryImpl implements Memory {
   readonly encoders: EncoderIds;
   private readonly options: MemoryOptions;
-  private readonly storage: MemoryStorage;
+  readonly storage: MemoryStorage;
   private readonly queryEncoders: QueryEncoders;
   private readonly maxTextChars: number;
   private readonly defaults: NormalizedRetrievalOptions;

@@ -25,6 +25,8 @@ import { crc32, deleteFrame, putFrame, replayLog, roundsFrame, type ImageEntry, 
 import { acquireWriterLock, isCode, LOCK_FILE, type WriterLock } from './file-storage-lock.js';
 import { roundFacts, type IndexChange, type IndexCommit, type Manifest, type MemoryStorage, type RoundRecord, type StorageState, type StoredImage } from './types.js';
 import { assertStorablePictures } from './picture-check.js';
+import { sealStorageKeeping, type EncryptedStorageControls } from './encrypted-storage.js';
+import type { Unlock } from './sealer.js';
 
 const LOG_FILE = 'rounds.log';
 const MANIFEST_FILE = 'manifest.json';
@@ -47,6 +49,18 @@ export interface FileMemoryStorage extends MemoryStorage {
   readonly dir: string;
 }
 
+/** Options of `createFileStorage`. */
+export interface FileStorageOptions {
+  /**
+   * Encrypts everything stored (docs/security.md): a new folder is locked with this passphrase (or
+   * the app's AES-GCM `CryptoKey`); an encrypted one opens only with it. A wrong one rejects with
+   * `WRONG_PASSPHRASE` and changes nothing; an encrypted folder opened without one rejects with
+   * `PASSPHRASE_REQUIRED` when the memory opens.
+   * @default none (stored as it is)
+   */
+  readonly encryption?: Unlock;
+}
+
 /**
  * Opens (creating if needed) a memory folder for writing. Each write is stored whole or not at all,
  * even if the process is killed mid-write; a torn write is dropped on the next open. A second
@@ -56,7 +70,9 @@ export interface FileMemoryStorage extends MemoryStorage {
  * @example
  * const memory = await createMemory({ textEncoder, imageEncoder, storage: await createFileStorage('./my-memory') });
  */
-export async function createFileStorage(dir: string): Promise<FileMemoryStorage> {
+export async function createFileStorage(dir: string, options: FileStorageOptions & { encryption: Unlock }): Promise<FileMemoryStorage & EncryptedStorageControls>;
+export async function createFileStorage(dir: string, options?: FileStorageOptions): Promise<FileMemoryStorage>;
+export async function createFileStorage(dir: string, options: FileStorageOptions = {}): Promise<FileMemoryStorage> {
   if (typeof dir !== 'string' || dir.trim() === '') throw new VmemError('INVALID_INPUT', 'createFileStorage needs the path of a folder, e.g. "./my-memory".');
   const root = resolve(dir);
   await assertMemoryFolder(root);
@@ -65,18 +81,34 @@ export async function createFileStorage(dir: string): Promise<FileMemoryStorage>
     await mkdir(join(root, SEGMENTS_DIR), { recursive: true });
   });
   const lock = await acquireWriterLock(root);
+  let storage: FileStorage;
   try {
     const { replay, size } = await openLog(root);
     const log = await io(`opening ${join(root, LOG_FILE)}`, () => open(join(root, LOG_FILE), 'r+'));
-    return new FileStorage(root, lock, log, size, replay);
+    storage = new FileStorage(root, lock, log, size, replay);
   } catch (error) {
     await lock.release();
     throw error;
   }
+  return options.encryption ? sealStorageKeeping(storage, options.encryption, ['dir']) : storage;
 }
 
-/** Replays the log, cuts off a torn tail, compacts when worthwhile, and removes what a crash left. */
-async function openLog(root: string): Promise<{ replay: Replay; size: number }> {
+/**
+ * Rewrites the folder's log with its live rounds only, so the bytes of replaced and deleted rounds
+ * leave the file (after an encryption in place, the plain rounds). Takes the writer lock.
+ */
+export async function compactMemoryFolder(dir: string): Promise<void> {
+  const root = resolve(dir);
+  const lock = await acquireWriterLock(root);
+  try {
+    await openLog(root, true);
+  } finally {
+    await lock.release();
+  }
+}
+
+/** Replays the log, cuts off a torn tail, compacts when worthwhile (or `compact`), and removes what a crash left. */
+async function openLog(root: string, compact = false): Promise<{ replay: Replay; size: number }> {
   const path = join(root, LOG_FILE);
   const bytes = await readFile(path).catch((error: unknown) => {
     if (isCode(error, 'ENOENT')) return Buffer.alloc(0);
@@ -84,7 +116,7 @@ async function openLog(root: string): Promise<{ replay: Replay; size: number }> 
   });
   let replay = replayLog(bytes, path);
   let size = replay.goodBytes;
-  if (replay.deadBytes > COMPACT_MIN_DEAD_BYTES && replay.deadBytes > size - replay.deadBytes) {
+  if ((compact && replay.deadBytes > 0) || (replay.deadBytes > COMPACT_MIN_DEAD_BYTES && replay.deadBytes > size - replay.deadBytes)) {
     const compacted = await compactedLog(bytes, replay);
     await replaceFile(root, LOG_FILE, compacted);
     replay = replayLog(compacted, path);

@@ -12,7 +12,10 @@ import type { StoredRound, StoredUnit } from '../types.js';
 import { createIdbStorage, deleteMemory } from './idb.js';
 import { checkFileHeader, type FileHeader, type Slice } from './memory-file-check.js';
 import { assertStorablePictures } from './picture-check.js';
-import type { Manifest, RoundRecord, StoredImage } from './types.js';
+import { sealStorage } from './encrypted-storage.js';
+import { isSealedMemoryFile, openMemoryFile } from './sealed-file.js';
+import type { Unlock } from './sealer.js';
+import type { Manifest, MemoryStorage, RoundRecord, StoredImage } from './types.js';
 
 const MAGIC = 'VMEMFILE';
 const FORMAT_VERSION = 1;
@@ -96,13 +99,16 @@ export function decodeMemoryFile(bytes: Uint8Array): MemorySnapshot {
  * await importMemory('alice-copy', file);
  * const memory = await createMemory({ textEncoder, imageEncoder, storage: await createIdbStorage('alice-copy') });
  */
-export async function importMemory(name: string, file: Blob): Promise<void> {
-  const snapshot = decodeMemoryFile(new Uint8Array(await file.arrayBuffer()));
+export async function importMemory(name: string, file: Blob, encryption?: Unlock): Promise<void> {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const snapshot = decodeMemoryFile(isSealedMemoryFile(bytes) ? await openMemoryFile(bytes, encryption) : bytes);
   const records = groupByRound(snapshot);
   // The whole file is checked before the memory exists, so a refused file leaves nothing behind.
   assertStorablePictures(records);
-  const storage = await createIdbStorage(name, { createNew: true });
+  const created = await createIdbStorage(name, { createNew: true });
+  let storage: MemoryStorage = created;
   try {
+    if (encryption) storage = await sealStorage(created, encryption);
     await storage.writeManifest(snapshot.manifest);
     for (let start = 0; start < records.length; start += IMPORT_BATCH) {
       await storage.putRounds(records.slice(start, start + IMPORT_BATCH));

@@ -1,5 +1,6 @@
 import type { EncoderIds, StoredRound, StoredUnit } from '../types.js';
 import { onlyPlans } from '../round-tense.js';
+import type { KeyRecord } from './sealer.js';
 
 export const SCHEMA_VERSION = 1;
 
@@ -9,6 +10,14 @@ export interface Manifest {
   readonly encoders: EncoderIds;
   /** Epoch ms. */
   readonly createdAt: number;
+  /**
+   * Set only in what an encrypted memory hands its store (see encrypted-storage.ts): the wrapped data
+   * key, and the real manifest sealed (base64). A memory that reads it was opened without its passphrase.
+   */
+  readonly encryption?: KeyRecord;
+  readonly sealed?: string;
+  /** Set while a memory is being encrypted in place: some rounds may still be plain (see `encryptStorageInPlace`). */
+  readonly encrypting?: true;
 }
 
 export interface StoredImage {
@@ -89,6 +98,8 @@ export interface CommittedSegment {
 /** Which segments make up the index now, in order (Lucene's SegmentInfos). */
 export interface IndexCommit {
   readonly segments: readonly CommittedSegment[];
+  /** In an encrypted memory's store: the real commit, sealed (base64); `segments` then only names the stored segments. */
+  readonly sealed?: string;
 }
 
 /**

@@ -1,0 +1,67 @@
+/**
+ * What encryption at rest costs: one persisted memory opened unencrypted, locked with a passphrase
+ * (Argon2id each open) and locked with an app CryptoKey (no KDF), in turns (A B C A B C …) so that
+ * a machine whose speed drifts moves all three alike; ratios are taken turn by turn (docs/security.md).
+ */
+import type { BrowserContext } from 'playwright-core';
+import { benchPage, log, ms } from './harness.js';
+import { push, record } from './report.js';
+
+const TURNS = 9;
+const LOCKS = { plain: undefined, passphrase: { passphrase: 'bench passphrase' }, appKey: { appKey: true as const } };
+type Variant = keyof typeof LOCKS;
+
+const quantile = (values: readonly number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
+};
+
+export async function encryptionCost(context: BrowserContext, rounds: number): Promise<void> {
+  const page = await benchPage(context);
+  const times: Record<Variant, { open: number[]; unlock: number[]; warm: number[] }> = {
+    plain: { open: [], unlock: [], warm: [] },
+    passphrase: { open: [], unlock: [], warm: [] },
+    appKey: { open: [], unlock: [], warm: [] },
+  };
+  log(`persisted ${rounds}-round memory: unencrypted, passphrase, app key, ${TURNS} turns…`);
+  // The first turn writes the three memories; it is not counted.
+  for (let turn = 0; turn <= TURNS; turn++) {
+    for (const variant of Object.keys(LOCKS) as Variant[]) {
+      const run = await page.evaluate(([n, lock]) => window.__bench!.persistedOpen(n, 1, lock), [rounds, LOCKS[variant]] as const);
+      await page.evaluate(() => window.__bench!.release());
+      if (turn === 0) continue;
+      times[variant].open.push(run.open.p50);
+      times[variant].unlock.push(run.openToFirstRetrieval.p50);
+      times[variant].warm.push(run.warmRetrieval.p50);
+    }
+  }
+  const size = rounds.toLocaleString('en');
+  const ratios = (variant: Variant, what: 'open' | 'unlock' | 'warm') => times[variant][what].map((value, turn) => value / times.plain[what][turn]!);
+  const unlock = times.passphrase.unlock;
+  record(`encryption.unlock.${rounds}`, quantile(unlock, 0.95), 'ms');
+  push({
+    measure: `unlock an encrypted ${size}-round memory (Argon2id + open + first retrieval)`,
+    value: ms(quantile(unlock, 0.95)),
+    target: '≤ 1000 ms',
+    note: `p95 of ${TURNS}; p50 ${ms(quantile(unlock, 0.5))}; unencrypted, open + first retrieval: p50 ${ms(quantile(times.plain.unlock, 0.5))}, p95 ${ms(quantile(times.plain.unlock, 0.95))}`,
+  });
+  for (const [variant, label] of [['passphrase', 'passphrase (Argon2id included)'], ['appKey', "app CryptoKey (no KDF: the records' cost alone)"]] as const) {
+    const open = ratios(variant, 'open');
+    record(`encryption.openRatio.${variant}.${rounds}`, quantile(open, 0.5), 'ratio');
+    push({
+      measure: `open, encrypted with a ${label} ÷ unencrypted, ${size} rounds`,
+      value: `${quantile(open, 0.5).toFixed(2)}×`,
+      target: variant === 'passphrase' ? '≤ 1.2×' : '—',
+      note: `median of ${TURNS} turn-by-turn ratios (max ${Math.max(...open).toFixed(2)}×); open p95 ${ms(quantile(times[variant].open, 0.95))} vs ${ms(quantile(times.plain.open, 0.95))}, p50 ${ms(quantile(times[variant].open, 0.5))} vs ${ms(quantile(times.plain.open, 0.5))}`,
+    });
+  }
+  const warm = ratios('passphrase', 'warm');
+  record(`encryption.retrievalRatio.${rounds}`, quantile(warm, 0.5), 'ratio');
+  push({
+    measure: `retrieval on an open memory, encrypted ÷ unencrypted, ${size} rounds`,
+    value: `${quantile(warm, 0.5).toFixed(2)}×`,
+    target: '≤ 1.2×',
+    note: `median of ${TURNS} turn-by-turn ratios; p95 ${ms(quantile(times.passphrase.warm, 0.95))} vs ${ms(quantile(times.plain.warm, 0.95))}`,
+  });
+  await page.close();
+}

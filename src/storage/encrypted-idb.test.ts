@@ -1,0 +1,137 @@
+/** Encrypted IndexedDB memories through `vmem/browser`, over fake-indexeddb (e2e/encryption.spec.ts runs the same scan in Chromium). */
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { deleteMemory, encryptMemory, importMemory, openMemory, type BrowserMemory } from 'vmem/browser';
+import { createHashTextEncoder } from '../testing/hash-encoder.js';
+
+const names = new Set<string>();
+const opened: BrowserMemory[] = [];
+afterEach(async () => {
+  for (const memory of opened.splice(0)) await memory.close();
+  for (const name of names) await deleteMemory(name);
+  names.clear();
+});
+
+async function open(name: string, passphrase?: string) {
+  names.add(name);
+  const memory = await openMemory(name, { encoders: { textEncoder: createHashTextEncoder() }, ...(passphrase ? { encryption: { passphrase } } : {}) });
+  opened.push(memory);
+  return memory;
+}
+
+async function closeAll() {
+  for (const memory of opened.splice(0)) await memory.close();
+}
+
+const ROUNDS = [
+  { id: 'zqidmarker1', sessionId: 'zqsessionmarker', user: { text: 'My cat zqcatmarker sleeps on the radiator' }, assistant: { text: 'Cosy zqreplymarker!' } },
+  { id: 'zqidmarker2', user: { text: 'The car is parked in the garage on level two' } },
+];
+const MARKERS = ['zqidmarker1', 'zqsessionmarker', 'zqcatmarker', 'zqreplymarker', 'radiator', 'garage'];
+
+/** Every value of every store of the memory's database, read with the raw IndexedDB API, as bytes. */
+async function rawRecords(name: string): Promise<Uint8Array[]> {
+  const db = await new Promise<IDBDatabase>((resolve, reject) => {
+    const request = indexedDB.open(`vmem:${name}`);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  const out: Uint8Array[] = [];
+  const flatten = async (value: unknown): Promise<void> => {
+    if (value instanceof Blob) out.push(new Uint8Array(await value.arrayBuffer()));
+    else if (ArrayBuffer.isView(value)) out.push(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
+    else if (typeof value === 'string') out.push(new TextEncoder().encode(value));
+    else if (value && typeof value === 'object') for (const [key, inner] of Object.entries(value)) (await flatten(key), await flatten(inner));
+  };
+  for (const store of [...db.objectStoreNames]) {
+    const values = await new Promise<unknown[]>((resolve, reject) => {
+      const request = db.transaction(store).objectStore(store).getAll();
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    const keys = await new Promise<IDBValidKey[]>((resolve, reject) => {
+      const request = db.transaction(store).objectStore(store).getAllKeys();
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    for (const value of [...values, ...keys]) await flatten(value);
+  }
+  db.close();
+  return out;
+}
+
+const holds = (records: Uint8Array[], text: string) => records.some((bytes) => Buffer.from(bytes).includes(text));
+
+describe('an encrypted IndexedDB memory', () => {
+  it('holds no readable text in any record, and none when read back without the passphrase; plain, every marker shows', async () => {
+    const sealed = await open('sealed-a', 'pw one');
+    await sealed.add(ROUNDS);
+    const plain = await open('plain-a');
+    await plain.add(ROUNDS);
+    await closeAll();
+    const sealedRecords = await rawRecords('sealed-a');
+    const plainRecords = await rawRecords('plain-a');
+    for (const text of MARKERS) {
+      expect(holds(sealedRecords, text), text).toBe(false);
+      expect(holds(plainRecords, text), text).toBe(true);
+    }
+    await expect(open('sealed-a')).rejects.toMatchObject({ code: 'PASSPHRASE_REQUIRED' });
+    await expect(open('sealed-a', 'pw two')).rejects.toMatchObject({ code: 'WRONG_PASSPHRASE' });
+    const reopened = await open('sealed-a', 'pw one');
+    expect((await reopened.retrieve('where does the cat sleep?')).blocks[0]?.rounds.map((round) => round.id)).toContain('zqidmarker1');
+  });
+
+  it('changePassphrase: the old one fails, the new one opens', async () => {
+    const memory = await open('sealed-b', 'first');
+    await memory.add(ROUNDS);
+    await expect(memory.changePassphrase('nope', 'second')).rejects.toMatchObject({ code: 'WRONG_PASSPHRASE' });
+    await memory.changePassphrase('first', 'second');
+    await closeAll();
+    await expect(open('sealed-b', 'first')).rejects.toMatchObject({ code: 'WRONG_PASSPHRASE' });
+    expect((await open('sealed-b', 'second')).size).toBe(2);
+  });
+
+  it('exports encrypted, and imports with the passphrase only', async () => {
+    const memory = await open('sealed-c', 'export pw');
+    await memory.add(ROUNDS);
+    const file = await memory.export();
+    const bytes = Buffer.from(await file.arrayBuffer());
+    for (const text of MARKERS) expect(bytes.includes(text), text).toBe(false);
+    names.add('copy-c');
+    await expect(importMemory('copy-c', file)).rejects.toMatchObject({ code: 'PASSPHRASE_REQUIRED' });
+    await expect(importMemory('copy-c', file, { encryption: { passphrase: 'wrong' } })).rejects.toMatchObject({ code: 'WRONG_PASSPHRASE' });
+    await importMemory('copy-c', file, { encryption: { passphrase: 'export pw' } });
+    for (const text of MARKERS) expect(holds(await rawRecords('copy-c'), text), text).toBe(false);
+    const copy = await open('copy-c', 'export pw');
+    expect((await copy.get('zqidmarker1'))?.user.text).toContain('zqcatmarker');
+  });
+
+  it('encryptMemory encrypts a stored memory in place: no readable record after, the passphrase opens it whole', async () => {
+    const memory = await open('plain-d');
+    await memory.add(ROUNDS);
+    await closeAll();
+    expect(holds(await rawRecords('plain-d'), 'zqcatmarker')).toBe(true);
+    const seen: string[] = [];
+    await encryptMemory('plain-d', { passphrase: 'later' }, { onProgress: (event) => seen.push(event.status) });
+    expect(seen).toEqual(['initiate', 'progress', 'done']);
+    for (const text of MARKERS) expect(holds(await rawRecords('plain-d'), text), text).toBe(false);
+    await expect(open('plain-d')).rejects.toMatchObject({ code: 'PASSPHRASE_REQUIRED' });
+    const reopened = await open('plain-d', 'later');
+    expect((await reopened.rounds()).map((round) => round.user.text)).toEqual(ROUNDS.map((round) => round.user.text));
+    expect((await reopened.retrieve('where does the cat sleep?')).blocks[0]?.rounds.map((round) => round.id)).toContain('zqidmarker1');
+    await expect(encryptMemory('nothing-here', { passphrase: 'x' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+  });
+
+  it('an export of a plain memory may get its own passphrase', async () => {
+    const memory = await open('plain-e');
+    await memory.add(ROUNDS);
+    const file = await memory.export({ encryption: { passphrase: 'own' } });
+    const bytes = Buffer.from(await file.arrayBuffer());
+    expect(bytes.subarray(0, 8).toString()).toBe('VMEMSEAL');
+    for (const text of MARKERS) expect(bytes.includes(text), text).toBe(false);
+    expect(Buffer.from(await (await memory.export()).arrayBuffer()).includes('zqcatmarker')).toBe(true);
+    names.add('copy-e');
+    await importMemory('copy-e', file, { encryption: { passphrase: 'own' } });
+    expect((await (await open('copy-e', 'own')).get('zqidmarker1'))?.assistant.text).toBe('Cosy zqreplymarker!');
+  });
+});
