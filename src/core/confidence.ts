@@ -151,8 +151,28 @@ function lead(ranking: SignalRanking | undefined): number {
 /** How many of the best fused rounds the features read the words of. */
 export const WORDS_READ_OF_BEST_ROUNDS = 3;
 
+/** A round's content words, all of them and those its statements hold (not its questions), each read once per question. */
+interface RoundTerms {
+  all(roundId: string): ReadonlySet<string>;
+  stated(roundId: string): ReadonlySet<string>;
+}
+
+function roundTerms(roundText: ConfidenceInput['roundText']): RoundTerms {
+  const all = new Map<string, ReadonlySet<string>>();
+  const stated = new Map<string, ReadonlySet<string>>();
+  const read = (cache: Map<string, ReadonlySet<string>>, roundId: string, words: (text: string) => string[]) => {
+    let terms = cache.get(roundId);
+    if (!terms) cache.set(roundId, (terms = new Set(words(roundText(roundId) ?? ''))));
+    return terms;
+  };
+  return {
+    all: (roundId) => read(all, roundId, contentTerms),
+    stated: (roundId) => read(stated, roundId, (text) => contentTerms(statedText(text))),
+  };
+}
+
 /** The features of a question, from its rankings and the words of its best rounds. */
-export function questionFeatures(input: ConfidenceInput): QuestionFeatures {
+function questionFeatures(input: ConfidenceInput, words: RoundTerms, terms: readonly string[]): QuestionFeatures {
   const bySignal = (signal: SignalRanking['signal']) => input.rankings.filter((ranking) => ranking.signal === signal && ranking.candidates.length > 0);
   const best = (rankings: readonly SignalRanking[]) => rankings.reduce<SignalRanking | undefined>((top, ranking) => (!top || ranking.candidates[0]!.score > top.candidates[0]!.score ? ranking : top), undefined);
   const dense = best(bySignal('dense'));
@@ -160,14 +180,12 @@ export function questionFeatures(input: ConfidenceInput): QuestionFeatures {
   const topRound = input.fused[0]?.key;
   const voting = input.rankings.filter((ranking) => ranking.candidates.length > 0);
   const agreeing = topRound === undefined ? 0 : voting.filter((ranking) => ranking.candidates.slice(0, 3).some((candidate) => candidate.key === topRound)).length;
-  const terms = [...new Set(contentTerms(input.question))];
   let stated = 0;
   let asked = 0;
   for (const candidate of input.fused.slice(0, WORDS_READ_OF_BEST_ROUNDS)) {
-    const text = input.roundText(candidate.key) ?? '';
-    const statedTerms = new Set(contentTerms(statedText(text)));
-    const allTerms = new Set(contentTerms(text));
     if (terms.length > 0) {
+      const statedTerms = words.stated(candidate.key);
+      const allTerms = words.all(candidate.key);
       stated = Math.max(stated, terms.filter((term) => statedTerms.has(term)).length / terms.length);
       asked = Math.max(asked, terms.filter((term) => allTerms.has(term)).length / terms.length);
     }
@@ -211,7 +229,9 @@ export function questionConfidence(features: QuestionFeatures, model: Confidence
  * @example scoreConfidence({ question, withImage: false, rankings, fused, roundText }, CONFIDENCE_MODEL).overall // 0.93
  */
 export function scoreConfidence(input: ConfidenceInput, model: ConfidenceModel): Confidence {
-  const features = questionFeatures(input);
+  const words = roundTerms(input.roundText);
+  const terms = [...new Set(contentTerms(input.question))];
+  const features = questionFeatures(input, words, terms);
   const topKey = input.fused[0]?.key;
   const timed = (roundId: string) => input.inNamedTime?.(roundId) === true;
   // "What did I do yesterday?" has few words to match, but when the best round lies in the time it
@@ -229,12 +249,12 @@ export function scoreConfidence(input: ConfidenceInput, model: ConfidenceModel):
   }
   // A round that only asks the question ("What did I order?" stored as a round) is weak evidence for
   // it: its share falls by the part of the question's words that only its questions hold.
-  const terms = [...new Set(contentTerms(input.question))];
   const askingOnly = (roundId: string): number => {
     if (terms.length === 0) return 0;
-    const text = input.roundText(roundId) ?? '';
-    const stated = new Set(contentTerms(statedText(text)));
-    const all = new Set(contentTerms(text));
+    const all = words.all(roundId);
+    // A round that holds none of the question's words asks none of them either.
+    if (!terms.some((term) => all.has(term))) return 0;
+    const stated = words.stated(roundId);
     return terms.filter((term) => all.has(term) && !stated.has(term)).length / terms.length;
   };
   const shareOf = (roundId: string) => (roundId === topKey ? 1 : (closenessOf.get(roundId) ?? 0) ** model.falloff) * (1 - askingOnly(roundId));

@@ -96,7 +96,8 @@ export interface RankedPlan {
  * Runs a planned query over an index view: searches, fusion, time preference, context selection.
  * Pure: no I/O, no encoders, no LLM. The memory then reads the rounds it names and assembles.
  */
-export function rankPlan(view: IndexView, plan: QueryPlan, query: EncodedQuery, options: NormalizedRetrievalOptions): RankedPlan {
+export function rankPlan(indexView: IndexView, plan: QueryPlan, query: EncodedQuery, options: NormalizedRetrievalOptions): RankedPlan {
+  const view = searchingRoundsOnce(indexView);
   const roundFilter = compileFilter(options.filter);
   const admit: AcceptRound | undefined = roundFilter && ((roundId) => {
     const round = roundAt(view, roundId);
@@ -164,6 +165,24 @@ export function rankPlan(view: IndexView, plan: QueryPlan, query: EncodedQuery, 
   const ranked = spans.length > 0 ? preferTimes(view, fused, spans, query.text, now) : fused;
   const selection = select(view, plan, ranked, admit);
   return roundResult(view, plan, ranked, selection, (roundText) => confidenceOf(ranked, roundText, spans), options, { ...base, ...(spans.length > 0 ? { timeSpans: spans } : {}) });
+}
+
+/**
+ * The view with whole-round BM25 searched once per text and filter in a query: confidence's best
+ * score anywhere (limit 1) is the first hit of the BM25 signal's own search when both ask the same
+ * (the best score does not depend on how many hits a search keeps), so that second pass over the
+ * postings is not run.
+ */
+function searchingRoundsOnce(view: IndexView): IndexView {
+  const searched: { text: string; accept: AcceptRound | undefined; limit: number; hits: LaneHit[] }[] = [];
+  const roundBm25 = (text: string, limit: number, accept?: AcceptRound): LaneHit[] => {
+    const done = searched.find((search) => search.text === text && search.accept === accept && search.limit >= limit);
+    if (done) return done.hits.slice(0, limit);
+    const hits = view.roundBm25(text, limit, accept);
+    searched.push({ text, accept, limit, hits });
+    return hits;
+  };
+  return { ...view, roundBm25 };
 }
 
 /** A ranked query's result from the rounds it names (read by the caller). */

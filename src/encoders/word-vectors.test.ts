@@ -23,6 +23,24 @@ describe('word-vector file', () => {
     expect(table.rowOf('unheard')).toBeUndefined();
   });
 
+  it('gives every similarity exactly as the plain integer dot product over the two norms', () => {
+    // Rows of integers with a component of 127 are stored as they are, so the expected value can be computed here.
+    let seed = 7;
+    const next = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % 255) - 127;
+    for (const dimension of [1, 5, 7, 100, 103]) {
+      const rows = Array.from({ length: 12 }, () => Array.from({ length: dimension }, (_, at) => (at === 0 ? 127 : next())));
+      const words = rows.map((_, at) => `w${at}`);
+      const vectors = parseWordVectors(encodeWordVectors('ints', words, rows));
+      const inverseNorm = (row: readonly number[]) => Math.fround(1 / Math.sqrt(row.reduce((sum, value) => sum + value * value, 0)));
+      for (let a = 0; a < rows.length; a++) {
+        for (let b = 0; b < rows.length; b++) {
+          const dot = rows[a]!.reduce((sum, value, at) => sum + value * rows[b]![at]!, 0);
+          expect(vectors.similarity(a, b)).toBe(dot * inverseNorm(rows[a]!) * inverseNorm(rows[b]!));
+        }
+      }
+    }
+  });
+
   it('refuses bytes that are not such a file, or are cut short', () => {
     expect(() => parseWordVectors(new TextEncoder().encode('{"words": []}'))).toThrow(expect.objectContaining({ code: 'MODEL_LOAD_FAILED' }));
     expect(() => parseWordVectors(bytes.subarray(0, bytes.length - 1))).toThrow(expect.objectContaining({ code: 'MODEL_LOAD_FAILED' }));

@@ -39,8 +39,24 @@ class WordVectorTable implements WordVectors {
 
   similarity(a: number, b: number): number {
     const { values, dimension } = this;
-    let dot = 0;
-    for (let at = 0, x = a * dimension, y = b * dimension; at < dimension; at++) dot += values[x + at]! * values[y + at]!;
+    // Four int32 sums: products of int8 values stay far inside int32, so the sum is the same exact
+    // integer as one running sum, about three times faster (the similar-words signal calls this for
+    // every distinct word of a memory and every question word).
+    let s0 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    let s3 = 0;
+    let x = a * dimension;
+    let y = b * dimension;
+    const end = x + dimension;
+    for (; x + 3 < end; x += 4, y += 4) {
+      s0 = (s0 + values[x]! * values[y]!) | 0;
+      s1 = (s1 + values[x + 1]! * values[y + 1]!) | 0;
+      s2 = (s2 + values[x + 2]! * values[y + 2]!) | 0;
+      s3 = (s3 + values[x + 3]! * values[y + 3]!) | 0;
+    }
+    let dot = s0 + s1 + s2 + s3;
+    for (; x < end; x++, y++) dot += values[x]! * values[y]!;
     return dot * this.inverseNorms[a]! * this.inverseNorms[b]!;
   }
 }

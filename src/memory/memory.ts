@@ -1,6 +1,7 @@
 import { compileFilter } from '../core/filter.js';
 import { planQuery } from '../core/plan.js';
 import { assembleResult, rankPlan, type EncodedQuery, type IndexView } from '../core/run.js';
+import { warmTimeExpressions } from '../core/time-expressions.js';
 import { errorCode, VmemError } from '../errors.js';
 import { pictureTypeOf, withVettedType } from '../images/image-format.js';
 import { Lanes } from '../lanes/lanes.js';
@@ -138,6 +139,8 @@ class MemoryImpl implements Memory {
    * memory's word table) is indexed now, once, and stored, so the next open reads it.
    */
   async load(reencode = false): Promise<void> {
+    // A task of its own: it runs while storage reads (IndexedDB, files), and after an in-memory open.
+    if (this.defaults.timeExpressions) setTimeout(warmTimeExpressions, 0);
     const state = await this.storage.open();
     const lanes = this.newLanes();
     const damaged = await attachCommitted(this.storage, lanes, state.index);
