@@ -106,9 +106,6 @@ export class AppState {
         encoders: this.settings.encoders,
         backend: this.webGpuAbsentSince ? 'wasm' : this.settings.backend,
         webgpuWasm,
-        // The demo is about pictures (the sample, attachments) and keeps the picture model for
-        // offline use anyway: loaded at start, it no longer stalls the first pictures stored.
-        pictureModel: 'at-start',
         onProgress: (event) => this.onModelProgress(event),
       });
       if (auto && !this.webGpuAbsentSince) rememberWebGpuAbsent('gpu' in navigator && !engine.webgpu.available);

@@ -35,32 +35,3 @@ test('the drop-in works without cross-origin isolation: the widget remembers and
   });
   expect(viaModule[0]).toContain('blue flower pot');
 });
-
-test('the picture model loads with the first picture, or at start when asked: a text-only widget never fetches it', async ({ page }) => {
-  const pictureModelFetches: string[] = [];
-  page.on('request', (request) => /mobilenet-v2[\w-]*\.onnx/.test(request.url()) && pictureModelFetches.push(request.url()));
-  await page.goto('/dropin-example.html');
-  await expect(page.locator('#widget-status')).toContainText('Memory ready', { timeout: 120_000 });
-  const input = page.getByRole('textbox', { name: 'Message' });
-  await input.fill('The rake arrived on Tuesday');
-  await page.getByRole('button', { name: 'Send' }).click();
-  await expect(page.locator('#widget-log li.bot').last()).toHaveText('Thanks, noted!');
-  expect(pictureModelFetches).toEqual([]);
-
-  const refused = await page.evaluate(async () => {
-    const vmem = (window as unknown as { vmem: typeof import('../app/dropin.js') }).vmem;
-    return vmem.openMemory('eager', { storage: 'memory', pictureModel: 'eager' as 'at-start' }).then(
-      () => 'opened',
-      (error: { code?: string; message: string }) => `${error.code}: ${error.message}`,
-    );
-  });
-  expect(refused).toMatch(/^INVALID_INPUT: .*pictureModel/);
-
-  // No picture is stored here: the model comes because it was asked for at start.
-  await page.evaluate(async () => {
-    const vmem = (window as unknown as { vmem: typeof import('../app/dropin.js') }).vmem;
-    const memory = await vmem.openMemory('at-start', { storage: 'memory', pictureModel: 'at-start' });
-    await memory.add({ user: { text: 'Only words here' } });
-  });
-  await expect.poll(() => pictureModelFetches.length, { timeout: 60_000 }).toBeGreaterThan(0);
-});

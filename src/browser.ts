@@ -36,7 +36,6 @@ import {
   type EncoderChoice,
   type EncoderWorkerInfo,
   type GpuCapability,
-  type PictureModelLoading,
 } from './worker/protocol.js';
 import { startEncoders, type StartedEncoders } from './worker/start.js';
 
@@ -79,14 +78,6 @@ export interface BrowserEncodersOptions {
    * @default up to 4 on an isolated page with more than 2 cores, else 1
    */
   readonly threads?: number;
-  /**
-   * When the embedded picture model (2.6 MB) loads: with the first picture, so a text-only page never
-   * fetches it, or `'at-start'`: in the background once the text model is ready, with its first
-   * (slow) runs, so the first pictures stored are as fast as later ones. Each step of it waits
-   * while calls are queued, so a query waits for one step at most.
-   * @default 'first-picture'
-   */
-  readonly pictureModel?: PictureModelLoading;
   /** Model loading progress (`task: 'model'`, in bytes or files); `openMemory` also reports ingest here. @default none */
   readonly onProgress?: ProgressCallback;
 }
@@ -223,7 +214,6 @@ export interface BrowserMemory extends Memory {
 
 const BACKENDS: readonly (Backend | 'auto')[] = ['auto', 'webgpu', 'wasm'];
 const ENCODER_CHOICES: readonly EncoderChoice[] = ['embedded', 'hub'];
-const PICTURE_MODEL_LOADING: readonly PictureModelLoading[] = ['first-picture', 'at-start'];
 const STORAGES: readonly BrowserMemory['storage'][] = ['indexeddb', 'memory'];
 const CONCURRENT_ADDS: readonly NonNullable<OpenMemoryOptions['concurrentAdds']>[] = ['merge', 'refuse'];
 /** Encoders made by `startBrowserEncoders`, to tell them from an `EncoderSet` made elsewhere. */
@@ -239,7 +229,6 @@ const workers = new WeakSet<EncoderSet>();
 export async function startBrowserEncoders(options: BrowserEncodersOptions = {}): Promise<BrowserEncoders> {
   const preference = oneOf(options.backend, BACKENDS, 'auto', 'backend');
   const encoders = oneOf(options.encoders, ENCODER_CHOICES, 'embedded', 'encoders');
-  const pictureModel = oneOf(options.pictureModel, PICTURE_MODEL_LOADING, 'first-picture', 'pictureModel');
   const threads = options.threads === undefined ? chooseWasmThreads(globalThis.crossOriginIsolated === true, navigator.hardwareConcurrency || 1) : options.threads;
   if (!Number.isInteger(threads) || threads < 1) throw new VmemError('INVALID_INPUT', `threads must be a positive integer, got ${threads}.`);
   const baseUrl = options.baseUrl === undefined ? undefined : folderOf(options.baseUrl);
@@ -255,7 +244,6 @@ export async function startBrowserEncoders(options: BrowserEncodersOptions = {})
     encoders,
     backend: preference,
     threads,
-    pictureModel,
     ...(webgpuWasm ? { webgpuWasm } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });

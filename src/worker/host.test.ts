@@ -54,30 +54,4 @@ describe('createEncoderHost describeImages', () => {
     expect((await host.load(config)).describer).toBeUndefined();
     await expect(host.describeImages([{ bytes: new Uint8Array([1]) }])).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
-  it('runs idle steps one by one while no call waits: a call waits for the step running, not for the rest', async () => {
-    const events: string[] = [];
-    const text: TextEmbedder = {
-      id: 'fake-text',
-      dimension: 1,
-      async embed(texts) {
-        events.push(`embed ${texts.join(',')}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        return texts.map(() => new Float32Array([1]));
-      },
-    };
-    const step = (name: string) => async () => {
-      events.push(`${name} starts`);
-      await new Promise((resolve) => setTimeout(resolve, 30));
-      events.push(`${name} ends`);
-    };
-    const host = createEncoderHost(async () => ({ text, backend: 'wasm', idleSteps: [step('load'), step('first run'), step('second run')] }));
-    await host.load(config);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    await Promise.all([host.embedTexts(['a']), host.embedTexts(['b'])]);
-    await host.embedTexts(['c']);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(events.slice(0, 5)).toEqual(['load starts', 'load ends', 'embed a', 'embed b', 'first run starts']);
-    expect(events).toContain('second run ends');
-    expect(await host.counts()).toMatchObject({ textCalls: 3 });
-  });
 });

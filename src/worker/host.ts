@@ -24,12 +24,6 @@ export interface HostedEncoders {
    * answers, so it overlaps the page's own start-up (opening IndexedDB) instead of delaying `load`.
    */
   readonly warmUp?: () => Promise<void>;
-  /**
-   * Work that prepares a model before its first call (loading the picture model at start, and its
-   * first, slow runs). Each step starts only while no call waits, so a call waits for one step at
-   * most, never for all of them.
-   */
-  readonly idleSteps?: readonly (() => Promise<void>)[];
 }
 
 /** Builds the encoders for a config; the worker entry plugs in the real models. */
@@ -44,29 +38,6 @@ export function createEncoderHost(factory: EncoderFactory, fetchWordVectorFile?:
   let loading: Promise<HostedEncoders> | undefined;
   const counts = { textCalls: 0, textItems: 0, imageCalls: 0, imageItems: 0 };
   const queue = createSerialQueue();
-  /** Calls queued or running; idle steps wait for none. */
-  let callsInFlight = 0;
-  let onIdle: (() => void)[] = [];
-  const call = async <T>(task: () => Promise<T>): Promise<T> => {
-    callsInFlight += 1;
-    try {
-      return await queue.run(task);
-    } finally {
-      callsInFlight -= 1;
-      if (callsInFlight === 0) {
-        const waiting = onIdle;
-        onIdle = [];
-        for (const resume of waiting) resume();
-      }
-    }
-  };
-  const whenIdle = (): Promise<void> => (callsInFlight === 0 ? Promise.resolve() : new Promise((resume) => onIdle.push(resume)));
-  const runIdleSteps = async (steps: readonly (() => Promise<void>)[]) => {
-    for (const step of steps) {
-      await whenIdle();
-      await queue.run(step);
-    }
-  };
 
   const loaded = (): HostedEncoders => {
     if (!encoders) throw new VmemError('MODEL_LOAD_FAILED', 'The encoders are not loaded yet; call load() and wait for it first.');
@@ -85,12 +56,10 @@ export function createEncoderHost(factory: EncoderFactory, fetchWordVectorFile?:
       const warmUp = encoders.warmUp;
       // A failed warm-up only means the first real call is slower; that call reports real errors.
       if (warmUp) void queue.run(() => warmUp().catch(() => undefined));
-      // Likewise: a step that fails leaves its model to load on its first call, which reports errors.
-      if (encoders.idleSteps) void runIdleSteps(encoders.idleSteps).catch(() => undefined);
       return describe(encoders, performance.now() - started);
     },
     embedTexts(texts) {
-      return call(async () => {
+      return queue.run(async () => {
         const vectors = await loaded().text.embed(texts);
         counts.textCalls += 1;
         counts.textItems += texts.length;
@@ -98,7 +67,7 @@ export function createEncoderHost(factory: EncoderFactory, fetchWordVectorFile?:
       });
     },
     embedImages(images) {
-      return call(async () => {
+      return queue.run(async () => {
         const image = loaded().image;
         if (!image) throw new VmemError('INVALID_INPUT', 'This worker has no image encoder; images can only be stored with captions.');
         const vectors = await image.embed(images);
@@ -110,7 +79,7 @@ export function createEncoderHost(factory: EncoderFactory, fetchWordVectorFile?:
     describeImages(images) {
       // On the same queue as encoding: the models share one ONNX Runtime, and a background job sends
       // one picture per call, so a query waits for one picture at most.
-      return call(async () => {
+      return queue.run(async () => {
         const describer = loaded().describer;
         if (!describer) throw new VmemError('INVALID_INPUT', "This worker hosts no describer; load it with describer: 'offline'.");
         return describer.describe(images);

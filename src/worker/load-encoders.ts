@@ -69,24 +69,10 @@ async function loadEmbeddedEncoders(config: EncoderWorkerConfig, fetch: FetchAss
     return { ...(await moveToWebGpu(wasm, embeddedEncoders(runtime, fetch, ['webgpu']))), ...withDescriber };
   }
   // Ready once the text model is; the picture model loads on the first picture (a text-only page
-  // never fetches it) unless asked for at start. A graph's first runs cost several later ones, so
-  // they follow quietly.
+  // never fetches it). The text graph's first run (which costs several later ones) follows quietly.
   const wasm = embeddedEncoders(runtime, fetch, ['wasm'], onProgress, onProgress);
   await wasm.text.load();
-  const image = wasm.image;
-  const idleSteps =
-    config.pictureModel === 'at-start' && image
-      ? [image.load, ...Array.from({ length: PICTURE_WARM_UP_RUNS }, () => async () => void (await image.embed([{ bytes: warmUpPicture(), mimeType: 'image/png' }])))]
-      : [];
-  return { ...wasm, ...withDescriber, backend: 'wasm', warmUp: async () => void (await wasm.text.embed([WARM_UP_TEXT])), idleSteps };
-}
-
-/** Measured in Chromium here: from its third run on, the picture model takes its usual time. */
-const PICTURE_WARM_UP_RUNS = 2;
-
-/** A 1×1 grey PNG, for the picture model's warm-up runs. */
-function warmUpPicture(): Uint8Array {
-  return Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNoAAAAggCBd81ytgAAAABJRU5ErkJggg=='), (char) => char.charCodeAt(0));
+  return { ...wasm, ...withDescriber, backend: 'wasm', warmUp: async () => void (await wasm.text.embed([WARM_UP_TEXT])) };
 }
 
 function embeddedEncoders(runtime: OrtRuntime, fetch: FetchAsset, executionProviders: string[], textProgress?: ProgressCallback, imageProgress?: ProgressCallback): LoadableEncoders {

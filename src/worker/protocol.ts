@@ -31,15 +31,7 @@ export interface EncoderWorkerConfig {
    * @default 'offline'
    */
   readonly describer?: 'offline' | 'none';
-  /** When the embedded picture model loads (`BrowserEncodersOptions.pictureModel`). @default 'first-picture' */
-  readonly pictureModel?: PictureModelLoading;
 }
-
-/**
- * When the embedded picture model loads: with the first picture (a text-only page never fetches
- * it), or from the start, in the background, so the first pictures stored are as fast as later ones.
- */
-export type PictureModelLoading = 'first-picture' | 'at-start';
 
 /** Identity of a loaded encoder, as the memory manifest records it. */
 export interface EncoderDescription {

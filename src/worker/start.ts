@@ -4,7 +4,7 @@
  */
 import { errorCode } from '../errors.js';
 import { spawnEncoderWorker, startEncoderWorker, type EncoderWorkerClient, type EncoderWorkerOptions, type SpawnedEncoderWorker } from './client.js';
-import { resolveBackend, type Backend, type EncoderChoice, type GpuCapability, type PictureModelLoading } from './protocol.js';
+import { resolveBackend, type Backend, type EncoderChoice, type GpuCapability } from './protocol.js';
 
 /**
  * Per-item call allowance on a software WebGPU adapter. SwiftShader runs the encoders 30–100× slower
@@ -36,8 +36,6 @@ export interface StartEncodersOptions extends Omit<EncoderWorkerOptions, 'config
   readonly backend?: Backend | 'auto';
   /** @default 1 */
   readonly threads?: number;
-  /** As `EncoderWorkerConfig.pictureModel`. @default 'first-picture' */
-  readonly pictureModel?: PictureModelLoading;
   /** As `EncoderWorkerConfig.webgpuWasm`. @default none (WASM only) */
   readonly webgpuWasm?: string;
   /** Capability probe; injectable for tests. @default detectWebGpu */
@@ -75,7 +73,7 @@ export async function startEncoders(options: StartEncodersOptions): Promise<Star
       ...options,
       ...(backend === 'webgpu' ? slow : {}),
       ...(worker ? { spawned: worker } : {}),
-      config: { encoders: options.encoders, backend, threads: options.threads ?? 1, ...(options.pictureModel ? { pictureModel: options.pictureModel } : {}), ...(options.webgpuWasm === undefined ? {} : { webgpuWasm: options.webgpuWasm }) },
+      config: { encoders: options.encoders, backend, threads: options.threads ?? 1, ...(options.webgpuWasm === undefined ? {} : { webgpuWasm: options.webgpuWasm }) },
     });
   if (wanted === 'wasm') return { client: await start('wasm', spawned), backend: 'wasm', gpu };
   try {
