@@ -169,7 +169,8 @@ export interface MemoryOptions {
    * `'background'`: `add` stores the rounds and returns; a background job describes the pictures one
    * by one (progress task `describe`, unit `images`) and `memory.describePending()` waits for it. Either
    * way, pictures still undescribed when a memory opens (an interrupted job, a new describer) are
-   * described in the background then.
+   * described in the background, from 3 s after it opens (so a first question does not wait for the
+   * describer's model), or at once by `describePending()`.
    * @default 'wait'
    */
   readonly describe?: 'wait' | 'background';

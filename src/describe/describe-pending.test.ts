@@ -88,6 +88,26 @@ describe("add({ describe: 'background' }) and describePending", () => {
     await reopened.close();
   });
 
+  it('resumes on its own a few seconds after the memory opens, so a first question does not wait for the describer', { timeout: 120_000 }, async () => {
+    const storage = createInMemoryStorage();
+    const first = await createMemory({ textEncoder: createHashTextEncoder(), describer, describe: 'background', storage });
+    await first.add(rounds());
+    await first.close();
+
+    const calls: number[] = [];
+    const counting = { ...describer, id: describer.id, describe: (images: Parameters<typeof describer.describe>[0]) => (calls.push(Date.now()), describer.describe(images)) };
+    const events: VmemProgress[] = [];
+    const openedAt = Date.now();
+    const reopened = await createMemory({ textEncoder: createHashTextEncoder(), describer: counting, storage, onProgress: (event) => events.push(event) });
+    await reopened.retrieve('what did I see today?');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(calls).toEqual([]);
+    await expect.poll(() => describeEvents(events).at(-1)?.status, { timeout: 60_000, interval: 200 }).toBe('done');
+    expect(calls[0]! - openedAt).toBeGreaterThanOrEqual(2_900);
+    expect((await reopened.get('horse'))!.user.images[0]!.derived?.by).toBe(describer.id);
+    await reopened.close();
+  });
+
   it('marks an unreadable picture as described with nothing seen, and does not retry it', { timeout: 60_000 }, async () => {
     const memory = await createMemory({ textEncoder: createHashTextEncoder(), describer, describe: 'background' });
     await memory.add({ id: 'broken', user: { text: 'hm', images: [{ id: 'img-broken', bytes: new Uint8Array([0xff, 0xd8, 0xff, 0, 1]), mimeType: 'image/jpeg' }] } });

@@ -64,9 +64,17 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
     else if (manifest.encoders.describer?.id !== encoders.describer?.id) await storage.writeManifest({ ...manifest, encoders });
     await memory.load();
   }
-  memory.resumeDescriptions();
+  memory.resumeDescriptionsSoon();
   return memory;
 }
+
+/**
+ * How long after opening a memory its interrupted description job resumes: the describer's first
+ * picture loads its model (about 0.6 s in the browser here), and a first question asked meanwhile
+ * waited for it in the encoder worker's queue (cold start's first retrieval took 0.57-0.92 s
+ * instead of 0.05-0.1 s).
+ */
+const RESUME_DESCRIPTIONS_AFTER_MS = 3_000;
 
 /** Everything a memory holds, as an export writes it. */
 export interface MemoryContents {
@@ -111,6 +119,8 @@ class MemoryImpl implements Memory {
   private describing: Promise<DescribeRun> | undefined;
   /** The background merge while it runs. */
   private merging: Promise<void> | undefined;
+  /** The timer that resumes the description job after opening (`resumeDescriptionsSoon`). */
+  private resumeTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(options: MemoryOptions, storage: MemoryStorage, encoders: EncoderIds) {
     this.options = options;
@@ -245,6 +255,14 @@ class MemoryImpl implements Memory {
    * failure is not thrown anywhere: it reaches `onProgress` as `failed` (with the error's code), and a
    * later `describePending()` tries again.
    */
+  /** `resumeDescriptions`, a few seconds from now (see RESUME_DESCRIPTIONS_AFTER_MS); a process may exit meanwhile. */
+  resumeDescriptionsSoon(): void {
+    const describer = this.options.describer;
+    if (!describer || this.history.awaitingDescription(describer.id).length === 0) return;
+    this.resumeTimer = setTimeout(() => this.resumeDescriptions(), RESUME_DESCRIPTIONS_AFTER_MS);
+    (this.resumeTimer as { unref?: () => void }).unref?.();
+  }
+
   resumeDescriptions(onProgress?: DescribePendingOptions['onProgress']): void {
     const describer = this.options.describer;
     if (this.closed || !describer || this.history.awaitingDescription(describer.id).length === 0) return;
@@ -414,6 +432,7 @@ class MemoryImpl implements Memory {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearTimeout(this.resumeTimer);
     // Let writes already queued finish before the storage goes away.
     await this.writes.run(async () => undefined);
     // The background merge finishes first (a few seconds at most after a large import), so the next
