@@ -250,23 +250,26 @@ class MemoryImpl implements Memory {
     return this.describing;
   }
 
+  /** `resumeDescriptions`, a few seconds from now (see RESUME_DESCRIPTIONS_AFTER_MS); a process may exit meanwhile. */
+  resumeDescriptionsSoon(): void {
+    if (!this.hasPicturesToDescribe()) return;
+    this.resumeTimer = setTimeout(() => this.resumeDescriptions(), RESUME_DESCRIPTIONS_AFTER_MS);
+    (this.resumeTimer as { unref?: () => void }).unref?.();
+  }
+
   /**
    * Starts the description job when pictures await a description. Nobody waits for this start, so its
    * failure is not thrown anywhere: it reaches `onProgress` as `failed` (with the error's code), and a
    * later `describePending()` tries again.
    */
-  /** `resumeDescriptions`, a few seconds from now (see RESUME_DESCRIPTIONS_AFTER_MS); a process may exit meanwhile. */
-  resumeDescriptionsSoon(): void {
-    const describer = this.options.describer;
-    if (!describer || this.history.awaitingDescription(describer.id).length === 0) return;
-    this.resumeTimer = setTimeout(() => this.resumeDescriptions(), RESUME_DESCRIPTIONS_AFTER_MS);
-    (this.resumeTimer as { unref?: () => void }).unref?.();
+  resumeDescriptions(onProgress?: DescribePendingOptions['onProgress']): void {
+    if (this.closed || !this.hasPicturesToDescribe()) return;
+    this.describePending(onProgress ? { onProgress } : {}).catch(() => undefined);
   }
 
-  resumeDescriptions(onProgress?: DescribePendingOptions['onProgress']): void {
+  private hasPicturesToDescribe(): boolean {
     const describer = this.options.describer;
-    if (this.closed || !describer || this.history.awaitingDescription(describer.id).length === 0) return;
-    this.describePending(onProgress ? { onProgress } : {}).catch(() => undefined);
+    return describer !== undefined && this.history.awaitingDescription(describer.id).length > 0;
   }
 
   update(roundId: string, patch: RoundPatch): Promise<StoredRound> {
