@@ -1,4 +1,5 @@
 /** `data:` URLs of pictures, in Node and browsers alike, only ever with a vetted picture type. */
+import { toBase64 } from '../util/byte-text.js';
 import { vetPicture } from './image-format.js';
 
 /**
@@ -7,8 +8,5 @@ import { vetPicture } from './image-format.js';
  */
 export function pictureDataUrl(bytes: Uint8Array, mimeType: string | undefined, where: string): string {
   const type = vetPicture(bytes, mimeType, where)!;
-  let binary = '';
-  const chunk = 0x8000;
-  for (let i = 0; i < bytes.length; i += chunk) binary += String.fromCharCode(...bytes.subarray(i, i + chunk));
-  return `data:${type};base64,${btoa(binary)}`;
+  return `data:${type};base64,${toBase64(bytes)}`;
 }

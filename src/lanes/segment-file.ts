@@ -14,6 +14,7 @@
  *   …   sections, from offsets relative to byte 0, each aligned to 16 bytes
  *   end − 32     the checksum of every byte before it
  */
+import { toHex } from '../util/byte-text.js';
 import { CHECKSUM_BYTES, checksum } from './checksum.js';
 
 
@@ -157,10 +158,7 @@ export function decodeSegment(all: Uint8Array): SegmentSections {
 
 /** A segment's name: the SHA-256 of its bytes, in hex (WebCrypto, in browsers and Node alike). */
 export async function segmentId(bytes: Uint8Array): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
-  let hex = '';
-  for (const byte of digest) hex += byte.toString(16).padStart(2, '0');
-  return hex;
+  return toHex(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>)));
 }
 
 function align(offset: number): number {

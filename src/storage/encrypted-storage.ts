@@ -17,7 +17,8 @@ import type { ProgressCallback } from '../progress.js';
 import type { StoredRound, StoredUnit } from '../types.js';
 import { FactsCache } from './facts-cache.js';
 import { assertStorablePictures, SEALED_IMAGE_TYPE } from './picture-check.js';
-import { createDataKey, fromBase64, SealError, toBase64, unwrapDataKey, wrapDataKey, type DataKey, type KeyRecord, type Sealer, type Unlock } from './sealer.js';
+import { fromBase64, toBase64 } from '../util/byte-text.js';
+import { createDataKey, SealError, unwrapDataKey, wrapDataKey, type DataKey, type KeyRecord, type Sealer, type Unlock } from './sealer.js';
 import { roundFacts, type IndexChange, type IndexCommit, type Manifest, type MemoryStorage, type RoundFacts, type RoundRecord, type StorageState, type StoredImage } from './types.js';
 
 /** What the store's manifest says of the encoders: the real ones are sealed. */

@@ -8,6 +8,7 @@
  */
 import { argon2id } from 'hash-wasm';
 import { VmemError } from '../errors.js';
+import { fromBase64, toBase64, toHex } from '../util/byte-text.js';
 
 /** How an encrypted memory is unlocked: a passphrase, or an AES-GCM `CryptoKey` the app keeps itself (usages `encrypt` and `decrypt`). */
 export type Unlock = { readonly passphrase: string } | { readonly key: CryptoKey };
@@ -192,24 +193,4 @@ function concat(...parts: Uint8Array[]): Uint8Array {
     at += part.byteLength;
   }
   return out;
-}
-
-function toHex(bytes: Uint8Array): string {
-  let hex = '';
-  for (const byte of bytes) hex += byte.toString(16).padStart(2, '0');
-  return hex;
-}
-
-/** Base64 in browsers and Node alike (`btoa` takes a binary string; built in slices to keep arguments few). */
-export function toBase64(bytes: Uint8Array): string {
-  let binary = '';
-  for (let at = 0; at < bytes.byteLength; at += 0x8000) binary += String.fromCharCode(...bytes.subarray(at, at + 0x8000));
-  return btoa(binary);
-}
-
-export function fromBase64(text: string): Uint8Array {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let at = 0; at < binary.length; at++) bytes[at] = binary.charCodeAt(at);
-  return bytes;
 }

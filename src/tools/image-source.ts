@@ -1,6 +1,7 @@
 /** How tools turn an image reference a model (or host) wrote into image bytes. */
 import { VmemError } from '../errors.js';
 import type { ImageInput } from '../types.js';
+import { fromBase64 } from '../util/byte-text.js';
 
 /**
  * Turns an image reference from a tool call (`recall`'s `image`, `remember`'s `images[].source`)
@@ -22,9 +23,7 @@ export async function imageFromDataUrl(source: string): Promise<ImageInput> {
       `An image must be given as a base64 data: URL such as "data:image/jpeg;base64,/9j/…" (got ${JSON.stringify(source.slice(0, 40))}).`,
     );
   }
-  const binary = atob(match[3]!.replace(/\s+/g, ''));
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  const bytes = fromBase64(match[3]!.replace(/\s+/g, ''));
   if (bytes.length === 0) throw new VmemError('INVALID_INPUT', 'The data: URL holds no bytes; send the picture itself.');
   return { bytes, ...(match[1] ? { mimeType: match[1].toLowerCase() } : {}) };
 }

@@ -7,6 +7,7 @@
  * The encoders import only `../model-formats.ts`, so nothing shipped carries the converter.
  */
 import { VmemError } from '../../errors.js';
+import { fromBase64 } from '../../util/byte-text.js';
 import { fetchBytes, fetchJson, siblingOf } from '../assets.js';
 import type { FetchAsset } from '../assets.js';
 import { convertKerasLayers } from './keras-layers.js';
@@ -99,7 +100,7 @@ export async function readNsfwjsMobileNet(): Promise<TfjsModelSource> {
     const { MobileNetV2Model } = await import('nsfwjs/models/mobilenet_v2');
     const modelJson = ((await MobileNetV2Model.modelJson()) as { default: TfjsModelJson }).default;
     const base64 = ((await MobileNetV2Model.weightBundles[0]!()) as { default: string }).default;
-    return { modelJson, weights: base64ToBytes(base64) };
+    return { modelJson, weights: fromBase64(base64) };
   } catch (cause) {
     throw new VmemError(
       'MODEL_LOAD_FAILED',
@@ -114,9 +115,3 @@ function specsOf(source: TfjsModelSource, what: string): TfjsWeightSpec[] {
   return source.modelJson.weightsManifest.flatMap((group) => group.weights);
 }
 
-function base64ToBytes(base64: string): Uint8Array {
-  const binary = atob(base64);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
