@@ -1,0 +1,132 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMemory, type Memory, type RoundInput } from 'vmem';
+import { createFileStorage } from 'vmem/node';
+import { createHashTextEncoder } from '../testing/hash-encoder.js';
+import { readFixturePhoto } from '../testing/shared-data.js';
+import { startTestSyncServer, type TestSyncServer } from './testing/server.js';
+
+const PHOTO = readFixturePhoto('sk_coffee.jpg');
+let server: TestSyncServer;
+let dbs = 0;
+const freshDb = () => server.url(`memory-${++dbs}`);
+
+beforeAll(async () => {
+  server = await startTestSyncServer(5481);
+}, 30_000);
+afterAll(async () => {
+  await server?.stop();
+});
+
+function device(id = 'hash-bow-64') {
+  const textEncoder = createHashTextEncoder({ id });
+  return { textEncoder, open: (storage?: Parameters<typeof createMemory>[0]['storage']) => createMemory({ textEncoder, ...(storage ? { storage } : {}) }) };
+}
+
+const round = (i: number, extra: Partial<RoundInput> = {}): RoundInput => ({
+  id: `round-${i}`,
+  timestamp: 1_700_000_000_000 + i * 60_000,
+  user: { text: `question ${i} about the zebra${i} garden`, ...(i % 3 === 0 ? { images: [{ bytes: PHOTO, mimeType: 'image/jpeg' }] } : {}) },
+  assistant: { text: `answer ${i} with the word walrus${i}` },
+  ...extra,
+});
+
+async function ids(memory: Memory): Promise<string[]> {
+  return (await memory.rounds()).map((r) => r.id).sort();
+}
+
+describe('memory.sync', () => {
+  it('a fresh device converges with every round and photo, re-encoding nothing when its encoders match', async () => {
+    const url = freshDb();
+    const a = await device().open();
+    await a.add(Array.from({ length: 30 }, (_, i) => round(i)));
+    const progress: number[] = [];
+    await a.sync({ url, onProgress: (event) => event.status === 'progress' && progress.push(event.loaded) }).done;
+    expect(a.syncState()).toMatchObject({ status: 'idle', pushed: 30 });
+    expect(progress).toEqual([...progress].sort((x, y) => x - y));
+
+    const fresh = device();
+    const b = await fresh.open();
+    await b.sync({ url }).done;
+    expect(await ids(b)).toEqual(await ids(a));
+    expect(b.syncState()).toMatchObject({ pulled: 30, reencoded: 0 });
+    expect(fresh.textEncoder.calls).toBe(0);
+    const [remembered] = (await b.get('round-3'))!.user.images;
+    expect((await b.getImage(remembered!.id))!.bytes).toEqual(PHOTO);
+    const top = async (m: Memory) => (await m.retrieve('zebra7 garden')).trace.slice(0, 10).map((entry) => entry.roundId);
+    expect(await top(b)).toEqual(await top(a));
+
+    // Other encoders: the vectors are not reused, the round is encoded here.
+    const other = device('hash-bow-64-other');
+    const c = await other.open();
+    await c.sync({ url }).done;
+    expect(c.syncState()).toMatchObject({ pulled: 30, reencoded: 30 });
+    await Promise.all([a.close(), b.close(), c.close()]);
+  }, 60_000);
+
+  it('forget travels as a deletion and an old replica does not bring the round back', async () => {
+    const url = freshDb();
+    const a = await device().open();
+    const b = await device().open();
+    await a.add([round(1), round(2), round(3)]);
+    await a.sync({ url }).done;
+    await b.sync({ url }).done;
+    await a.forget('round-3');
+    await a.sync({ url }).done;
+    // b still holds round-3 and syncs as an old replica would: it loses it, and a does not get it back.
+    await b.sync({ url }).done;
+    await a.sync({ url }).done;
+    expect(await ids(a)).toEqual(['round-1', 'round-2']);
+    expect(await ids(b)).toEqual(['round-1', 'round-2']);
+    expect(b.syncState().forgotten).toBe(1);
+    // b edited round-2 while a forgot it: the forget wins.
+    await b.update('round-2', { user: { text: 'edited while offline' } });
+    await a.forget('round-2');
+    await a.sync({ url }).done;
+    await b.sync({ url }).done;
+    await a.sync({ url }).done;
+    expect(await ids(a)).toEqual(['round-1']);
+    expect(await ids(b)).toEqual(['round-1']);
+    await Promise.all([a.close(), b.close()]);
+  }, 60_000);
+
+  it('concurrent updates: the later edit wins on both devices', async () => {
+    const url = freshDb();
+    const a = await device().open();
+    const b = await device().open();
+    await a.add([round(1)]);
+    await a.sync({ url }).done;
+    await b.sync({ url }).done;
+    await a.update('round-1', { user: { text: 'first edit on a' } });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await b.update('round-1', { user: { text: 'later edit on b' } });
+    await a.sync({ url }).done;
+    await b.sync({ url }).done;
+    await a.sync({ url }).done;
+    expect((await a.get('round-1'))!.user.text).toBe('later edit on b');
+    expect((await b.get('round-1'))!.user.text).toBe('later edit on b');
+    expect(b.syncState().conflicts + a.syncState().conflicts).toBeGreaterThan(0);
+    await Promise.all([a.close(), b.close()]);
+  }, 60_000);
+});
+
+describe('memory.sync errors', () => {
+  it('an unreachable server gives SYNC_UNREACHABLE', async () => {
+    const a = await device().open();
+    await a.add([round(1)]);
+    await expect(a.sync({ url: 'http://127.0.0.1:5489/nothing' }).done).rejects.toMatchObject({ code: 'SYNC_UNREACHABLE' });
+    expect(a.syncState()).toMatchObject({ status: 'failed', error: { code: 'SYNC_UNREACHABLE' } });
+    await a.close();
+  });
+
+  it('a locked memory refuses to sync without a sync passphrase', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'vmem-sync-locked-'));
+    const a = await device().open(await createFileStorage(dir, { encryption: { passphrase: 'correct horse' } }));
+    await a.add([round(1)]);
+    await expect(a.sync({ url: freshDb() }).done).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await a.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+});
