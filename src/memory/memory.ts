@@ -497,11 +497,11 @@ class MemoryImpl implements Memory {
         this.cache.delete(id);
       }
     }
-    let nextSeq = this.history.nextSeq();
+    const places = placesInTime(this.history.rounds, put.filter((item) => !this.history.has(item.round.id)).map((item) => item.round));
     const ready: RoundRecord[] = [];
     const toEncode: RoundToEncode[] = [];
     for (const item of put) {
-      const round = { ...item.round, seq: this.history.get(item.round.id)?.seq ?? nextSeq++ };
+      const round = { ...item.round, seq: this.history.get(item.round.id)?.seq ?? places.get(item.round.id)! };
       if (item.units) ready.push({ round, units: item.units, images: item.images });
       else toEncode.push({ round, images: item.images });
     }
@@ -587,7 +587,7 @@ class MemoryImpl implements Memory {
     for (const record of replaced) lanes.kill(record.round.id);
     lanes.attach(segment.id, segment.data, [], lanes.unitIndexReady ? unitTexts(records) : undefined);
     for (const record of replaced) this.history.replace(roundFacts(record.round));
-    this.history.append(records.filter((record) => !replaced.includes(record)).map((record) => roundFacts(record.round)));
+    this.history.insert(records.filter((record) => !replaced.includes(record)).map((record) => roundFacts(record.round)));
     for (const record of records) this.cache.put(record.round);
     this.scheduleMerge();
     this.notifyWrite(records.map((record) => record.round.id));
@@ -792,6 +792,31 @@ function queryTextVectors(query: EncodedQuery): Float32Array[] {
 function documentOf(round: StoredRound | undefined): string {
   if (!round) return '';
   return roundDocument(unitSpecsOf(round).map((spec: UnitSpec) => ({ ...spec, lane: spec.kind === 'image' ? 'image' : 'text' })));
+}
+
+/**
+ * Where received rounds go in this history: by time (then id) among the rounds already held, so
+ * every device that syncs puts the same rounds in the same order and finds the same neighbours. A
+ * `seq` between two held rounds is their midpoint; when doubles run out between them, the end.
+ */
+function placesInTime(history: readonly { id: string; timestamp: number; seq: number }[], rounds: readonly StoredRound[]): Map<string, number> {
+  const line = history.map((round) => ({ id: round.id, timestamp: round.timestamp, seq: round.seq }));
+  const before = (a: { id: string; timestamp: number }, b: { id: string; timestamp: number }) => a.timestamp < b.timestamp || (a.timestamp === b.timestamp && a.id < b.id);
+  const places = new Map<string, number>();
+  for (const round of [...rounds].sort((a, b) => (before(a, b) ? -1 : 1))) {
+    let at = line.length;
+    while (at > 0 && before(round, line[at - 1]!)) at--;
+    const previous = line[at - 1];
+    const next = line[at];
+    let seq = next === undefined ? (previous ? previous.seq + 1 : 0) : previous === undefined ? next.seq - 1 : (previous.seq + next.seq) / 2;
+    if (previous && next && !(seq > previous.seq && seq < next.seq)) {
+      seq = line[line.length - 1]!.seq + 1;
+      at = line.length;
+    }
+    line.splice(at, 0, { id: round.id, timestamp: round.timestamp, seq });
+    places.set(round.id, seq);
+  }
+  return places;
 }
 
 /** The texts of records' text units, for BM25 over single units. */

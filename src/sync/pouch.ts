@@ -79,6 +79,8 @@ export function loadPouch(adapter: ReplicaAdapter): Promise<PouchStatic> {
 async function adapterPlugin(adapter: ReplicaAdapter): Promise<unknown> {
   const neededFor = `memory.sync's ${adapter} replica`;
   if (adapter === 'idb') return (await importPeer('pouchdb-adapter-idb', neededFor, () => import('pouchdb-adapter-idb'))).default;
-  if (adapter === 'leveldb') return (await importPeer('pouchdb-adapter-leveldb', neededFor, () => import('pouchdb-adapter-leveldb'))).default;
-  return (await importPeer('pouchdb-adapter-memory', neededFor, () => import('pouchdb-adapter-memory'))).default;
+  // Node only (LevelDB's native module, memdown's streams): named through a variable, so no browser bundle follows them.
+  const peer: 'pouchdb-adapter-leveldb' | 'pouchdb-adapter-memory' = adapter === 'leveldb' ? 'pouchdb-adapter-leveldb' : 'pouchdb-adapter-memory';
+  const name: string = peer;
+  return ((await importPeer(peer, neededFor, () => import(/* @vite-ignore */ name))) as { default: unknown }).default;
 }

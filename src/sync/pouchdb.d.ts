@@ -11,14 +11,6 @@ declare module 'pouchdb-replication' {
   const plugin: unknown;
   export default plugin;
 }
-declare module 'pouchdb-adapter-memory' {
-  const plugin: unknown;
-  export default plugin;
-}
-declare module 'pouchdb-adapter-leveldb' {
-  const plugin: unknown;
-  export default plugin;
-}
 declare module 'pouchdb-adapter-idb' {
   const plugin: unknown;
   export default plugin;

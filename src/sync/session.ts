@@ -210,9 +210,10 @@ class SyncSession {
     }
     const pending = new Set((await this.local.changes({ since: await this.appliedSeq() })).results.map((change) => change.id));
     for (const [roundId, tag] of tags) {
-      const doc = this.docOfRound.get(roundId)!;
-      // A change the memory had not taken when it stopped: take it as it is (it is applied next).
-      this.known.set(roundId, pending.has(doc) ? (this.memoryTags.get(roundId) ?? '') : tag);
+      if (!pending.has(this.docOfRound.get(roundId)!)) this.known.set(roundId, tag);
+      // A change the memory had not taken when it stopped is applied next, over what the memory holds
+      // (known as agreed); a round it never took is not known, so nothing counts it as forgotten here.
+      else if (this.memoryTags.has(roundId)) this.known.set(roundId, this.memoryTags.get(roundId)!);
     }
   }
 

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMemory, type RoundInput } from 'vmem';
+import { createMemory, type MemoryStorage, type RoundInput } from 'vmem';
 import { createFileStorage } from 'vmem/node';
 import { createHashTextEncoder } from '../testing/hash-encoder.js';
 import { readFixturePhoto } from '../testing/shared-data.js';
@@ -101,5 +101,52 @@ describe('sync faults', () => {
     await b.sync({ url }).done;
     expect(b.size).toBe(300);
     await Promise.all([a.close(), b.close()]);
+  }, 90_000);
+});
+
+describe('sync faults on the device', () => {
+  it('a device that fails mid-write while taking rounds in loses nothing: reopened, it takes the rest from its replica', async () => {
+    const url = sealed.url('device-faults');
+    const a = await createMemory({ textEncoder: createHashTextEncoder() });
+    await a.add(rounds(250));
+    await a.sync({ url }).done;
+    await a.close();
+
+    const dir = await mkdtemp(join(tmpdir(), 'vmem-sync-crash-'));
+    folders.push(dir);
+    const replica = join(dir, 'replica');
+    // The device's store dies on its second write of received rounds (as a killed tab or process would stop).
+    let writes = 0;
+    const dying = (storage: MemoryStorage): MemoryStorage =>
+      new Proxy(storage, {
+        get(target, name, receiver) {
+          if (name === 'putRounds') {
+            return (...args: Parameters<MemoryStorage['putRounds']>) => {
+              if (++writes === 2) return Promise.reject(new Error('the process died here'));
+              return target.putRounds(...args);
+            };
+          }
+          const value = Reflect.get(target, name, receiver);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+    const storage = await createFileStorage(dir);
+    const b = await createMemory({ textEncoder: createHashTextEncoder(), storage: dying(storage) });
+    await expect(b.sync({ url, replica }).done).rejects.toThrow();
+    const partial = b.size;
+    expect(partial).toBeGreaterThan(0);
+    expect(partial).toBeLessThan(250);
+    await b.close();
+
+    const reopened = await createMemory({ textEncoder: createHashTextEncoder(), storage: await createFileStorage(dir) });
+    expect(reopened.size).toBe(partial);
+    await reopened.sync({ url, replica }).done;
+    expect(reopened.size).toBe(250);
+    expect(new Set((await reopened.rounds()).map((round) => round.id)).size).toBe(250);
+    // Nothing the crash left untaken was sent as a forget: the server still gives a fresh device all of them.
+    const fresh = await createMemory({ textEncoder: createHashTextEncoder() });
+    await fresh.sync({ url }).done;
+    expect(fresh.size).toBe(250);
+    await Promise.all([reopened.close(), fresh.close()]);
   }, 90_000);
 });
