@@ -127,6 +127,8 @@ class MemoryImpl implements Memory {
   private readonly writeListeners = new Set<(roundIds: readonly string[]) => void>();
   /** The memory as src/sync sees it, made on the first `sync`. */
   private port: SyncPort | undefined;
+  /** Cancels each sync running on this memory (`close` stops them). */
+  private readonly syncs = new Set<() => void>();
   private lastSyncState: SyncState = { status: 'idle', pushed: 0, pulled: 0, forgotten: 0, reencoded: 0, conflicts: 0 };
 
   constructor(options: MemoryOptions, storage: MemoryStorage, encoders: EncoderIds) {
@@ -441,11 +443,14 @@ class MemoryImpl implements Memory {
     const started = import('../sync/session.js').then(({ startSync }) => startSync(port, options, (state) => (this.lastSyncState = state)));
     const done = started.then((handle) => handle.done);
     done.catch(() => undefined);
+    const cancel = () => void started.then((handle) => handle.cancel(), () => undefined);
+    this.syncs.add(cancel);
+    void done.finally(() => this.syncs.delete(cancel)).catch(() => undefined);
     return {
       done,
       pause: () => void started.then((handle) => handle.pause(), () => undefined),
       resume: () => void started.then((handle) => handle.resume(), () => undefined),
-      cancel: () => void started.then((handle) => handle.cancel(), () => undefined),
+      cancel,
     };
   }
 
@@ -527,6 +532,7 @@ class MemoryImpl implements Memory {
     if (this.closed) return;
     this.closed = true;
     clearTimeout(this.resumeTimer);
+    for (const cancel of this.syncs) cancel();
     // Let writes already queued finish before the storage goes away.
     await this.writes.run(async () => undefined);
     // The background merge finishes first (a few seconds at most after a large import), so the next

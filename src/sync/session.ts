@@ -40,6 +40,8 @@ class Replica {
   /** The in-memory replica's database, reused by the next sync. */
   local: PouchDatabase | undefined;
   recovered = false;
+  /** Set while a sync of this replica runs: a second one at once would race it. */
+  running = false;
   /** Set while a sync writes into the memory: its own writes are not local edits. */
   applying = false;
   onLocalWrite: (() => void) | undefined;
@@ -64,6 +66,7 @@ export function startSync(port: SyncPort, options: SyncOptions, onState: (state:
   const key = `${options.replica ?? ''}\u0000${options.url}`;
   let replica = byName.get(key);
   if (!replica) byName.set(key, (replica = new Replica(port)));
+  if (replica.running) throw new VmemError('INVALID_INPUT', `${port.label} is already syncing with ${redacted(options.url)}; pause, resume or cancel that sync's handle instead of starting another.`);
   return new SyncSession(port, options, onState, replica).handle();
 }
 
@@ -137,6 +140,7 @@ class SyncSession {
   }
 
   private async run(): Promise<void> {
+    this.replica.running = true;
     this.onProgress?.({ status: 'initiate', task: 'sync' });
     try {
       if (this.port.encrypted && this.options.passphrase === undefined) {
@@ -153,6 +157,7 @@ class SyncSession {
       this.fail(error);
       throw error;
     } finally {
+      this.replica.running = false;
       this.replica.onLocalWrite = undefined;
       // The in-memory replica stays open for the next sync of this memory (it is all it has).
       if (this.local && this.local !== this.replica.local) await this.local.close().catch(() => undefined);
@@ -269,7 +274,8 @@ class SyncSession {
         const replication = this.PouchDB.sync(this.local, this.remote, { live: true, retry: true, batch_size: BATCH });
         this.replication = replication;
         replication.on('change', (info) => this.progressed(info.change?.docs_written ?? 0, 0));
-        replication.on('paused', (error) => this.report(error ? { status: 'active' } : { status: 'waiting', lastSyncedAt: Date.now() }));
+        // Paused with an error: the server is away and PouchDB retries; without: up to date.
+        replication.on('paused', (error) => this.report(error ? { status: 'waiting' } : { status: 'waiting', lastSyncedAt: Date.now() }));
         replication.on('active', () => this.report({ status: 'active' }));
         await new Promise<void>((resolve, reject) => {
           replication.on('denied', reject);

@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -108,6 +109,10 @@ describe('memory.sync', () => {
     expect((await a.get('round-1'))!.user.text).toBe('later edit on b');
     expect((await b.get('round-1'))!.user.text).toBe('later edit on b');
     expect(b.syncState().conflicts + a.syncState().conflicts).toBeGreaterThan(0);
+    // The losing edit is kept in the history of the round's document on the server.
+    const { rows } = (await (await fetch(`${url}/_all_docs?include_docs=true`)).json()) as { rows: { doc: { p?: string } }[] };
+    const payload = rows.flatMap((row) => (row.doc.p ? [JSON.parse(row.doc.p) as { round: { id: string }; history: { round: { user: { text: string } } }[] }] : [])).find((entry) => entry.round.id === 'round-1')!;
+    expect(payload.history.map((entry) => entry.round.user.text)).toContain('first edit on a');
     await Promise.all([a.close(), b.close()]);
   }, 60_000);
 });
@@ -121,6 +126,30 @@ describe('memory.sync errors', () => {
     await a.close();
   });
 
+  it('a server that refuses the credentials gives SYNC_UNAUTHORIZED', async () => {
+    const refusing = createServer((_request, response) => {
+      response.writeHead(401, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ error: 'unauthorized', reason: 'Name or password is incorrect.' }));
+    });
+    await new Promise<void>((resolve) => refusing.listen(5486, '127.0.0.1', resolve));
+    const a = await device().open();
+    await a.add([round(1)]);
+    await expect(a.sync({ url: 'http://someone:wrong@127.0.0.1:5486/memory' }).done).rejects.toMatchObject({ code: 'SYNC_UNAUTHORIZED' });
+    expect(a.syncState().error?.message).not.toContain('wrong');
+    await a.close();
+    await new Promise((resolve) => refusing.close(resolve));
+  });
+
+  it('a second sync of the same memory and database while one runs is refused', async () => {
+    const a = await device().open();
+    const url = freshDb();
+    const first = a.sync({ url, live: true });
+    await expect(a.sync({ url }).done).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    first.cancel();
+    await first.done;
+    await a.close();
+  });
+
   it('a locked memory refuses to sync without a sync passphrase', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'vmem-sync-locked-'));
     const a = await device().open(await createFileStorage(dir, { encryption: { passphrase: 'correct horse' } }));
@@ -129,4 +158,36 @@ describe('memory.sync errors', () => {
     await a.close();
     await rm(dir, { recursive: true, force: true });
   });
+});
+
+describe('live sync', () => {
+  it('carries a round added on one device to another while both stay live; pause holds it back, resume and cancel work', async () => {
+    const url = freshDb();
+    const a = await device().open();
+    const b = await device().open();
+    const liveA = a.sync({ url, live: true });
+    const liveB = b.sync({ url, live: true });
+    const until = async (check: () => boolean) => {
+      for (let waited = 0; !check(); waited += 50) {
+        if (waited > 15_000) throw new Error('timed out');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    await a.add([round(1)]);
+    await until(() => b.has('round-1'));
+    liveB.pause();
+    await until(() => b.syncState().status === 'paused');
+    await a.add([round(2)]);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(b.has('round-2')).toBe(false);
+    liveB.resume();
+    await until(() => b.has('round-2'));
+    await b.forget('round-1');
+    await until(() => !a.has('round-1'));
+    liveA.cancel();
+    liveB.cancel();
+    await Promise.all([liveA.done, liveB.done]);
+    expect(a.syncState().status).toBe('idle');
+    await Promise.all([a.close(), b.close()]);
+  }, 60_000);
 });
