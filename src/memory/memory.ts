@@ -127,6 +127,8 @@ class MemoryImpl implements Memory {
   private readonly writeListeners = new Set<(roundIds: readonly string[]) => void>();
   /** The memory as src/sync sees it, made on the first `sync`. */
   private port: SyncPort | undefined;
+  /** When each round was last written in this page or process: a sync started later still times the edits before it. */
+  private readonly writeTimes = new Map<string, number>();
   /** Cancels each sync running on this memory (`close` stops them). */
   private readonly syncs = new Set<() => void>();
   private lastSyncState: SyncState = { status: 'idle', pushed: 0, pulled: 0, forgotten: 0, reencoded: 0, conflicts: 0 };
@@ -459,6 +461,8 @@ class MemoryImpl implements Memory {
   }
 
   private notifyWrite(roundIds: readonly string[]): void {
+    const now = Date.now();
+    for (const id of roundIds) this.writeTimes.set(id, now);
     for (const listener of this.writeListeners) listener(roundIds);
   }
 
@@ -479,6 +483,7 @@ class MemoryImpl implements Memory {
           return vector ? [{ ...spec, lane: spec.kind === 'image' ? ('image' as const) : ('text' as const), vector }] : [];
         }),
       getImage: (id) => this.getImage(id),
+      writtenAt: (id) => this.writeTimes.get(id),
       applyRemote: (put, forget) => this.writes.run(() => this.applyRemote(put, forget)),
       onWrite: (listener) => {
         this.writeListeners.add(listener);

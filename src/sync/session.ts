@@ -25,7 +25,7 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
  * What a device knows of its replica, kept from one `sync` to the next of the same memory: the
- * replica itself when it lives in memory, and the memory's edits heard since (their times).
+ * replica itself when it lives in memory, and which rounds the memory wrote since the last push.
  */
 class Replica {
   /** The version tag the memory and the replica last agreed on, per round. */
@@ -34,8 +34,6 @@ class Replica {
   readonly memoryTags = new Map<string, string>();
   readonly docOfRound = new Map<string, string>();
   readonly roundOfDoc = new Map<string, string>();
-  /** When each local edit was made, as the memory reported it. */
-  readonly editedAt = new Map<string, number>();
   readonly stale = new Set<string>();
   /** The in-memory replica's database, reused by the next sync. */
   local: PouchDatabase | undefined;
@@ -49,10 +47,7 @@ class Replica {
   constructor(port: SyncPort) {
     port.onWrite((ids) => {
       if (this.applying) return;
-      for (const id of ids) {
-        this.stale.add(id);
-        this.editedAt.set(id, Date.now());
-      }
+      for (const id of ids) this.stale.add(id);
       this.onLocalWrite?.();
     });
   }
@@ -80,7 +75,6 @@ class SyncSession {
   private readonly memoryTags: Map<string, string>;
   private readonly docOfRound: Map<string, string>;
   private readonly roundOfDoc: Map<string, string>;
-  private readonly editedAt: Map<string, number>;
   private readonly stale: Set<string>;
   private readonly queue = createSerialQueue();
   private replication: PouchReplication | undefined;
@@ -97,7 +91,7 @@ class SyncSession {
     private readonly onState: (state: SyncState) => void,
     private readonly replica: Replica,
   ) {
-    ({ known: this.known, memoryTags: this.memoryTags, docOfRound: this.docOfRound, roundOfDoc: this.roundOfDoc, editedAt: this.editedAt, stale: this.stale } = replica);
+    ({ known: this.known, memoryTags: this.memoryTags, docOfRound: this.docOfRound, roundOfDoc: this.roundOfDoc, stale: this.stale } = replica);
     this.state = { status: 'active', url: redacted(options.url), pushed: 0, pulled: 0, forgotten: 0, reencoded: 0, conflicts: 0 };
     this.onProgress = options.onProgress;
   }
@@ -355,7 +349,7 @@ class SyncSession {
     attachments[unitsName] = { content_type: 'application/octet-stream', data: toBase64Bytes(await codec.seal('sync-units', `${docId}/${unitsName}`, encodeUnits(this.port.unitsOf(round)))) };
     const payload: RoundPayload = {
       round,
-      editedAt: this.editedAt.get(round.id) ?? Date.now(),
+      editedAt: this.port.writtenAt(round.id) ?? Date.now(),
       encoders: this.port.encoders,
       images,
       units: unitsName,
@@ -464,7 +458,7 @@ class SyncSession {
     const their = await this.payloadOf(theirs);
     const [mine] = await this.port.getRounds([roundId]);
     if (!mine) return;
-    const myEditedAt = this.editedAt.get(roundId) ?? Date.now();
+    const myEditedAt = this.port.writtenAt(roundId) ?? Date.now();
     this.report({ conflicts: this.state.conflicts + 1 });
     if (myEditedAt >= their.editedAt) {
       const doc = await this.docOf(mine, { ...their, history: [...their.history, { editedAt: their.editedAt, round: their.round }] });

@@ -87,6 +87,8 @@ export interface SyncPort {
   /** The round's units with their vectors, as the index holds them. */
   unitsOf(round: StoredRound): StoredUnit[];
   getImage(imageId: string): Promise<StoredImage | undefined>;
+  /** Epoch ms of the round's last write in this page or process, when there was one. */
+  writtenAt(roundId: string): number | undefined;
   /** Stores received rounds and forgets rounds other devices forgot; says how many rounds it had to encode. */
   applyRemote(put: readonly IncomingRound[], forget: readonly string[]): Promise<{ reencoded: number }>;
   /** Calls `listener` after each local write with the round ids it touched; returns the unsubscribe. */
