@@ -38,7 +38,7 @@ function dropinBuild(format: 'es' | 'iife', fileName: string): InlineConfig {
       alias: [
         ...VMEM_ENTRY_ALIASES,
         { find: /^\.\/worker\/bundled-worker\.js$/, replacement: resolve(root, 'app/dropin-worker.ts') },
-        { find: /^\.\.\/sync\/session\.js$/, replacement: resolve(root, 'src/sync/without-sync.ts') },
+        { find: /^\.\/load-sync\.js$/, replacement: resolve(root, 'src/sync/without-sync.ts') },
       ],
     },
     // An IIFE has no import.meta; the drop-in finds its folder from document.currentScript instead.

@@ -140,6 +140,19 @@ describe('memory.sync errors', () => {
     await new Promise((resolve) => refusing.close(resolve));
   });
 
+  it('a database sealed otherwise than asked gives SYNC_CONFLICT, both ways', async () => {
+    const plainUrl = freshDb();
+    const a = await device().open();
+    await a.add([round(1)]);
+    await a.sync({ url: plainUrl }).done;
+    const b = await device().open();
+    await expect(b.sync({ url: plainUrl, passphrase: 'a sync passphrase' }).done).rejects.toMatchObject({ code: 'SYNC_CONFLICT' });
+    const sealedUrl = freshDb();
+    await b.sync({ url: sealedUrl, passphrase: 'a sync passphrase' }).done;
+    await expect(a.sync({ url: sealedUrl }).done).rejects.toMatchObject({ code: 'SYNC_CONFLICT' });
+    await Promise.all([a.close(), b.close()]);
+  }, 30_000);
+
   it('a second sync of the same memory and database while one runs is refused', async () => {
     const a = await device().open();
     const url = freshDb();
