@@ -99,6 +99,7 @@ class SyncSession {
   handle(): SyncHandle {
     const done = this.run();
     done.catch(() => undefined);
+    if (this.options.signal?.aborted) this.cancel();
     this.options.signal?.addEventListener('abort', () => this.cancel(), { once: true });
     return {
       done,
@@ -174,13 +175,7 @@ class SyncSession {
       this.local = new this.PouchDB(this.options.replica ?? `vmem-sync-${this.port.label}`, { adapter, auto_compaction: true });
     }
     const headers = this.options.headers;
-    this.remote = new this.PouchDB(this.options.url, {
-      adapter: 'http',
-      ...(headers ? { fetch: (url: string, init: RequestInit & { headers: Headers }) => {
-        for (const [key, value] of Object.entries(headers)) init.headers.set(key, value);
-        return fetch(url, init);
-      } } : {}),
-    });
+    this.remote = new this.PouchDB(this.options.url, { adapter: 'http', ...(headers ? { headers } : {}) });
     this.codec = await openCodec(this.local, this.remote, this.options.passphrase, redacted(this.options.url));
     await this.recover();
   }

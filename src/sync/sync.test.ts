@@ -127,7 +127,9 @@ describe('memory.sync errors', () => {
   });
 
   it('a server that refuses the credentials gives SYNC_UNAUTHORIZED', async () => {
-    const refusing = createServer((_request, response) => {
+    const seen: (string | undefined)[] = [];
+    const refusing = createServer((request, response) => {
+      seen.push(String(request.headers['x-vmem-test']));
       response.writeHead(401, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ error: 'unauthorized', reason: 'Name or password is incorrect.' }));
     });
@@ -136,6 +138,8 @@ describe('memory.sync errors', () => {
     await a.add([round(1)]);
     await expect(a.sync({ url: 'http://someone:wrong@127.0.0.1:5486/memory' }).done).rejects.toMatchObject({ code: 'SYNC_UNAUTHORIZED' });
     expect(a.syncState().error?.message).not.toContain('wrong');
+    await expect(a.sync({ url: 'http://127.0.0.1:5486/memory', headers: { 'x-vmem-test': 'sent' } }).done).rejects.toMatchObject({ code: 'SYNC_UNAUTHORIZED' });
+    expect(seen).toContain('sent');
     await a.close();
     await new Promise((resolve) => refusing.close(resolve));
   });
