@@ -4,7 +4,7 @@
  *     express-pouchdb server on loopback (started here), and a fresh device B syncs them all:
  *     seconds, and how many rounds B had to encode (0 when its encoders match);
  *   - the property (src/sync/testing/replicas-property.ts) over RUNS random three-device scenarios.
- * Options: --rounds 10000 --photos 1000 --runs 100 --seed 25 --passphrase (seal everything)
+ * Options: --rounds 10000 --photos 1000 --runs 100 --seed 25 --port 5485 --passphrase (seal everything)
  * --json FILE (writes { commit, rows: [{ id, value, unit }] }).
  */
 import { spawnSync } from 'node:child_process';
@@ -46,7 +46,7 @@ const rounds: RoundInput[] = Array.from({ length: ROUNDS }, (_, i) => ({
 }));
 
 const rows: { id: string; value: number; unit: string }[] = [];
-const server = await startTestSyncServer(5485);
+const server = await startTestSyncServer(option('port', 5485));
 try {
   const url = server.url(`bench-${Date.now()}`);
   const a = await createMemory({ textEncoder: createHashTextEncoder() });

@@ -12,6 +12,7 @@ import type { ProgressCallback } from '../progress.js';
 import type { StoredImage } from '../storage/types.js';
 import type { StoredRound } from '../types.js';
 import { imagesOf } from '../types.js';
+import { fromBase64, toBase64 } from '../util/byte-text.js';
 import { createSerialQueue } from '../util/serial-queue.js';
 import { decodeUnits, encodeUnits, openCodec, unitsAttachment, type Codec, type RoundPayload } from './codec.js';
 import { loadPouch, type PouchAttachment, type PouchDatabase, type PouchDoc, type PouchReplication, type PouchStatic, type ReplicaAdapter } from './pouch.js';
@@ -337,11 +338,11 @@ class SyncSession {
       const image = await this.port.getImage(ref.id);
       if (!image) continue;
       const attachment = `i${at}`;
-      attachments[attachment] = { content_type: 'application/octet-stream', data: toBase64Bytes(await codec.seal('sync-image', `${docId}/${attachment}`, image.bytes)) };
+      attachments[attachment] = { content_type: 'application/octet-stream', data: toBase64(await codec.seal('sync-image', `${docId}/${attachment}`, image.bytes)) };
       images.push({ id: image.id, mimeType: image.mimeType, attachment });
     }
     const unitsName = await unitsAttachment(this.port.encoders);
-    attachments[unitsName] = { content_type: 'application/octet-stream', data: toBase64Bytes(await codec.seal('sync-units', `${docId}/${unitsName}`, encodeUnits(this.port.unitsOf(round)))) };
+    attachments[unitsName] = { content_type: 'application/octet-stream', data: toBase64(await codec.seal('sync-units', `${docId}/${unitsName}`, encodeUnits(this.port.unitsOf(round)))) };
     const payload: RoundPayload = {
       round,
       editedAt: this.port.writtenAt(round.id) ?? Date.now(),
@@ -524,14 +525,8 @@ function stubs(attachments: Record<string, PouchAttachment> | undefined): Record
   return Object.fromEntries(Object.entries(attachments).map(([name, attachment]) => [name, { content_type: attachment.content_type, digest: attachment.digest!, stub: true }]));
 }
 
-function toBase64Bytes(bytes: Uint8Array): string {
-  let text = '';
-  for (let at = 0; at < bytes.length; at += 0x8000) text += String.fromCharCode(...bytes.subarray(at, at + 0x8000));
-  return btoa(text);
-}
-
 async function bytesOfData(data: string | Uint8Array | Blob): Promise<Uint8Array> {
-  if (typeof data === 'string') return Uint8Array.from(atob(data), (char) => char.charCodeAt(0));
+  if (typeof data === 'string') return fromBase64(data);
   if (data instanceof Uint8Array) return new Uint8Array(data);
   return new Uint8Array(await data.arrayBuffer());
 }
