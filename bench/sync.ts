@@ -45,6 +45,7 @@ const rounds: RoundInput[] = Array.from({ length: ROUNDS }, (_, i) => ({
   assistant: { text: `answer ${i} mentioning item${i % 31}` },
 }));
 
+const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim() || 'unknown';
 const rows: { id: string; value: number; unit: string }[] = [];
 const server = await startTestSyncServer(option('port', 5485));
 try {
@@ -76,7 +77,6 @@ try {
   await server.stop();
 }
 
-const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim() || 'unknown';
 console.log(`sync bench at ${commit}: ${ROUNDS} rounds, ${PHOTOS} photos${passphrase ? ', sealed' : ''}`);
 console.log('| measure | value |\n|---|---|');
 for (const row of rows) console.log(`| ${row.id} | ${row.value} ${row.unit} |`);
