@@ -11,7 +11,7 @@ import { fromBase64, toBase64, toHex } from '../util/byte-text.js';
 import type { PouchDatabase, PouchDoc } from './pouch.js';
 
 /** The database's key document: a sync key wrapped by the passphrase, or a mark that it is plain. */
-export const KEY_DOC = 'vmem-sync-key';
+const KEY_DOC = 'vmem-sync-key';
 
 const utf8 = new TextEncoder();
 const fromUtf8 = new TextDecoder();
@@ -112,7 +112,7 @@ function contentOf(round: StoredRound): Omit<StoredRound, 'seq'> {
 }
 
 /** JSON with sorted keys, so equal rounds give equal text whatever order storage gave their fields. */
-export function canonical(value: unknown): string {
+function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, item: unknown) =>
     item && typeof item === 'object' && !Array.isArray(item) ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : item,
   );
