@@ -57,6 +57,13 @@ module.exports = {
       to: { path: ['^src/worker/', '^src/browser\\.ts$', '^src/node\\.ts$'], dependencyTypesNot: ['type-only'] },
     },
     {
+      name: 'sync-sees-a-port',
+      comment: 'Sync replicates what the memory hands it (src/sync/types.ts SyncPort) and seals with the storage sealer; it never indexes, encodes or reaches into the memory.',
+      severity: 'error',
+      from: { path: '^src/sync/', pathNot: TESTS },
+      to: { path: '^src/(lanes|encoders|memory|core|worker|llm|describe|adapters|mcp)/' },
+    },
+    {
       name: 'library-never-imports-its-users',
       comment: 'src/ is the package; the demo, the benchmark, the tests and the scripts use it, never the reverse.',
       severity: 'error',

@@ -33,7 +33,14 @@ function dropinBuild(format: 'es' | 'iife', fileName: string): InlineConfig {
     configFile: false,
     publicDir: false,
     logLevel: 'warn',
-    resolve: { alias: [...VMEM_ENTRY_ALIASES, { find: /^\.\/worker\/bundled-worker\.js$/, replacement: resolve(root, 'app/dropin-worker.ts') }] },
+    // The drop-in carries no sync (PouchDB would more than double vmem.js): `memory.sync` explains that instead.
+    resolve: {
+      alias: [
+        ...VMEM_ENTRY_ALIASES,
+        { find: /^\.\/worker\/bundled-worker\.js$/, replacement: resolve(root, 'app/dropin-worker.ts') },
+        { find: /^\.\/load-sync\.js$/, replacement: resolve(root, 'src/sync/without-sync.ts') },
+      ],
+    },
     // An IIFE has no import.meta; the drop-in finds its folder from document.currentScript instead.
     ...(format === 'iife' ? { define: { 'import.meta.url': 'undefined' } } : {}),
     build: {

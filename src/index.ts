@@ -36,6 +36,7 @@ export type {
   UnitHit,
 } from './memory/types.js';
 export type { DescribeRun } from './memory/derived.js';
+export type { SyncHandle, SyncOptions, SyncState } from './sync/types.js';
 export type { ImageResizer, ResizedImage } from './images/types.js';
 export type { DescribeOptions, DescribeResult, DescribeState, DescribeTarget } from './enrich/describe.js';
 export type {

@@ -10,10 +10,10 @@
  * stored by an older vmem or imported from a file, or a segment found damaged: that run ends
  * `failed` with code `INDEX_CORRUPT`, and the rebuild follows as a new run).
  */
-export type ProgressTask = 'model' | 'ingest' | 'reindex' | 'index' | 'describe' | 'video-sample' | 'video-capture' | 'encrypt';
+export type ProgressTask = 'model' | 'ingest' | 'reindex' | 'index' | 'describe' | 'video-sample' | 'video-capture' | 'encrypt' | 'sync';
 
 /** What `loaded` and `total` count. */
-export type ProgressUnit = 'bytes' | 'files' | 'rounds' | 'images' | 'frames' | 'percent';
+export type ProgressUnit = 'bytes' | 'files' | 'rounds' | 'documents' | 'images' | 'frames' | 'percent';
 
 interface ProgressBase {
   readonly task: ProgressTask;

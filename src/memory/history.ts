@@ -100,6 +100,18 @@ export class History {
     this.nearImages = undefined;
   }
 
+  /** Adds rounds at the places their `seq` gives them (a sync's rounds from another device may sit between). */
+  insert(rounds: readonly RoundFacts[]): void {
+    const last = this.facts[this.facts.length - 1];
+    if (!last || rounds.every((round) => round.seq > last.seq)) return this.append([...rounds].sort((a, b) => a.seq - b.seq));
+    this.facts.push(...rounds);
+    this.facts.sort((a, b) => a.seq - b.seq);
+    this.positions = new Map();
+    this.facts.forEach((round, position) => this.index(round, position));
+    this.nearImages = undefined;
+    this.sessions = undefined;
+  }
+
   /** Puts a round's new facts in its place (its `seq` is kept). */
   replace(round: RoundFacts): void {
     const at = this.positions.get(round.id);

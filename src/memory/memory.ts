@@ -15,10 +15,13 @@ import { createInMemoryStorage } from '../storage/memory-storage.js';
 import { roundFacts, type Manifest, type MemoryStorage, type RoundRecord, type StoredImage } from '../storage/types.js';
 import { imagesOf, type EncoderIds, type Query, type RetrievalResult, type RoundInput, type StoredRound, type StoredUnit } from '../types.js';
 import { createSerialQueue } from '../util/serial-queue.js';
+import { sealedKeyOf } from '../storage/encrypted-storage.js';
+import type { IncomingRound, SyncHandle, SyncOptions, SyncPort, SyncState } from '../sync/types.js';
 import { answerWithMemory } from './answer.js';
 import { encodeRecords, encodeUnits, type RoundToEncode } from './encode-units.js';
 import { describePrepared, describeStored, emptyDescription, VISION_LLM_DESCRIBER, withDerived, type DescribeRun } from './derived.js';
 import { History } from './history.js';
+import { loadSync } from './load-sync.js';
 import { prepareRounds, unitSpecsOf, type PreparedRound, type UnitSpec } from './ingest.js';
 import { describeEncoders, encoderIdsOf, newManifest, sameEncoders } from './manifest.js';
 import { planMerge } from './merge-policy.js';
@@ -121,6 +124,15 @@ class MemoryImpl implements Memory {
   private merging: Promise<void> | undefined;
   /** The timer that resumes the description job after opening (`resumeDescriptionsSoon`). */
   private resumeTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Who hears of each write (a running sync, see `sync`). */
+  private readonly writeListeners = new Set<(roundIds: readonly string[]) => void>();
+  /** The memory as src/sync sees it, made on the first `sync`. */
+  private port: SyncPort | undefined;
+  /** When each round was last written in this page or process: a sync started later still times the edits before it. */
+  private readonly writeTimes = new Map<string, number>();
+  /** Cancels each sync running on this memory (`close` stops them). */
+  private readonly syncs = new Set<() => void>();
+  private lastSyncState: SyncState = { status: 'idle', pushed: 0, pulled: 0, forgotten: 0, reencoded: 0, conflicts: 0 };
 
   constructor(options: MemoryOptions, storage: MemoryStorage, encoders: EncoderIds) {
     this.options = options;
@@ -418,7 +430,97 @@ class MemoryImpl implements Memory {
       this.history.remove(roundId);
       this.cache.delete(roundId);
       this.scheduleMerge();
+      this.notifyWrite([roundId]);
     });
+  }
+
+  /**
+   * Replicates with a CouchDB database (src/sync, loaded on the first call). The handle settles a
+   * one-shot sync, and pauses, resumes or cancels either kind.
+   */
+  sync(options: SyncOptions): SyncHandle {
+    this.assertOpen();
+    if (!options || typeof options.url !== 'string' || options.url === '') throw new VmemError('INVALID_INPUT', 'sync needs the URL of a CouchDB database, e.g. { url: "http://127.0.0.1:5984/memory" }.');
+    this.port ??= this.syncPort();
+    const port = this.port;
+    const started = loadSync().then(({ startSync }) => startSync(port, options, (state) => (this.lastSyncState = state)));
+    const done = started.then((handle) => handle.done);
+    done.catch(() => undefined);
+    const cancel = () => void started.then((handle) => handle.cancel(), () => undefined);
+    this.syncs.add(cancel);
+    void done.finally(() => this.syncs.delete(cancel)).catch(() => undefined);
+    return {
+      done,
+      pause: () => void started.then((handle) => handle.pause(), () => undefined),
+      resume: () => void started.then((handle) => handle.resume(), () => undefined),
+      cancel,
+    };
+  }
+
+  syncState(): SyncState {
+    return this.lastSyncState;
+  }
+
+  private notifyWrite(roundIds: readonly string[]): void {
+    const now = Date.now();
+    for (const id of roundIds) this.writeTimes.set(id, now);
+    for (const listener of this.writeListeners) listener(roundIds);
+  }
+
+  /** What src/sync reads and writes of this memory. */
+  private syncPort(): SyncPort {
+    return {
+      label: this.storage.label,
+      encoders: this.encoders,
+      encrypted: sealedKeyOf(this.storage) !== undefined,
+      roundIds: () => this.history.rounds.map((round) => round.id),
+      getRounds: async (ids) => {
+        const read = await this.cache.load(ids.filter((id) => this.history.has(id)));
+        return ids.map((id) => read.get(id));
+      },
+      unitsOf: (round) =>
+        unitSpecsOf(round).flatMap((spec) => {
+          const vector = this.lanes.unit(spec.id)?.roundId === round.id ? this.lanes.vectorOf(spec.id) : undefined;
+          return vector ? [{ ...spec, lane: spec.kind === 'image' ? ('image' as const) : ('text' as const), vector }] : [];
+        }),
+      getImage: (id) => this.getImage(id),
+      writtenAt: (id) => this.writeTimes.get(id),
+      applyRemote: (put, forget) => this.writes.run(() => this.applyRemote(put, forget)),
+      onWrite: (listener) => {
+        this.writeListeners.add(listener);
+        return () => this.writeListeners.delete(listener);
+      },
+    };
+  }
+
+  /**
+   * Another device's changes: forgotten rounds go, received rounds are stored with the units they
+   * came with (encoded here only when their encoders differ), in this history's own order.
+   */
+  private async applyRemote(put: readonly IncomingRound[], forget: readonly string[]): Promise<{ reencoded: number }> {
+    const gone = forget.filter((id) => this.history.has(id));
+    if (gone.length > 0) {
+      const where = gone.flatMap((id) => this.lanes.locate(id) ?? []);
+      await this.storage.deleteRounds(gone, indexChange(withDead(this.lanes.entries(), where)));
+      for (const id of gone) {
+        this.lanes.kill(id);
+        this.history.remove(id);
+        this.cache.delete(id);
+      }
+    }
+    const places = placesInTime(this.history.rounds, put.filter((item) => !this.history.has(item.round.id)).map((item) => item.round));
+    const ready: RoundRecord[] = [];
+    const toEncode: RoundToEncode[] = [];
+    for (const item of put) {
+      const round = { ...item.round, seq: this.history.get(item.round.id)?.seq ?? places.get(item.round.id)! };
+      if (item.units) ready.push({ round, units: item.units, images: item.images });
+      else toEncode.push({ round, images: item.images });
+    }
+    const encoded = toEncode.length > 0 ? await encodeRecords(toEncode, this.queryEncoders, 'ingest', undefined) : [];
+    const records = [...ready, ...encoded].sort((a, b) => a.round.seq - b.round.seq);
+    if (records.length > 0) await this.storeRounds(records);
+    if (gone.length > 0) this.scheduleMerge();
+    return { reencoded: toEncode.length };
   }
 
   clear(): Promise<void> {
@@ -436,6 +538,7 @@ class MemoryImpl implements Memory {
     if (this.closed) return;
     this.closed = true;
     clearTimeout(this.resumeTimer);
+    for (const cancel of this.syncs) cancel();
     // Let writes already queued finish before the storage goes away.
     await this.writes.run(async () => undefined);
     // The background merge finishes first (a few seconds at most after a large import), so the next
@@ -485,15 +588,21 @@ class MemoryImpl implements Memory {
    */
   private async storeRounds(records: readonly RoundRecord[]): Promise<void> {
     const lanes = this.lanes;
+    // Only a sync stores a round over one already held (another device's edit of it).
+    const replaced = records.filter((record) => this.history.has(record.round.id));
+    const where = replaced.flatMap((record) => lanes.locate(record.round.id) ?? []);
     const segment = await writeSegment(lanes.build(records.map((record) => ({ id: record.round.id, units: record.units }))));
     await this.storage.putRounds(
       records.map((record) => ({ ...record, units: [] })),
-      indexChange(lanes.entries(), segment),
+      indexChange(where.length > 0 ? withDead(lanes.entries(), where) : lanes.entries(), segment),
     );
+    for (const record of replaced) lanes.kill(record.round.id);
     lanes.attach(segment.id, segment.data, [], lanes.unitIndexReady ? unitTexts(records) : undefined);
-    this.history.append(records.map((record) => roundFacts(record.round)));
+    for (const record of replaced) this.history.replace(roundFacts(record.round));
+    this.history.insert(records.filter((record) => !replaced.includes(record)).map((record) => roundFacts(record.round)));
     for (const record of records) this.cache.put(record.round);
     this.scheduleMerge();
+    this.notifyWrite(records.map((record) => record.round.id));
   }
 
   /** `add`'s `'wait'` mode: describes the batch's pictures, reporting task `describe` per picture. */
@@ -581,6 +690,7 @@ class MemoryImpl implements Memory {
     this.history.replace(roundFacts(updated));
     this.cache.put(updated);
     this.scheduleMerge();
+    this.notifyWrite([updated.id]);
     return updated;
   }
 
@@ -694,6 +804,31 @@ function queryTextVectors(query: EncodedQuery): Float32Array[] {
 function documentOf(round: StoredRound | undefined): string {
   if (!round) return '';
   return roundDocument(unitSpecsOf(round).map((spec: UnitSpec) => ({ ...spec, lane: spec.kind === 'image' ? 'image' : 'text' })));
+}
+
+/**
+ * Where received rounds go in this history: by time (then id) among the rounds already held, so
+ * every device that syncs puts the same rounds in the same order and finds the same neighbours. A
+ * `seq` between two held rounds is their midpoint; when doubles run out between them, the end.
+ */
+function placesInTime(history: readonly { id: string; timestamp: number; seq: number }[], rounds: readonly StoredRound[]): Map<string, number> {
+  const line = history.map((round) => ({ id: round.id, timestamp: round.timestamp, seq: round.seq }));
+  const before = (a: { id: string; timestamp: number }, b: { id: string; timestamp: number }) => a.timestamp < b.timestamp || (a.timestamp === b.timestamp && a.id < b.id);
+  const places = new Map<string, number>();
+  for (const round of [...rounds].sort((a, b) => (before(a, b) ? -1 : 1))) {
+    let at = line.length;
+    while (at > 0 && before(round, line[at - 1]!)) at--;
+    const previous = line[at - 1];
+    const next = line[at];
+    let seq = next === undefined ? (previous ? previous.seq + 1 : 0) : previous === undefined ? next.seq - 1 : (previous.seq + next.seq) / 2;
+    if (previous && next && !(seq > previous.seq && seq < next.seq)) {
+      seq = line[line.length - 1]!.seq + 1;
+      at = line.length;
+    }
+    line.splice(at, 0, { id: round.id, timestamp: round.timestamp, seq });
+    places.set(round.id, seq);
+  }
+  return places;
 }
 
 /** The texts of records' text units, for BM25 over single units. */

@@ -5,6 +5,7 @@ import type { RetrievalFilter, RetrievalOptions } from '../options.js';
 import type { StoredImage } from '../storage/types.js';
 import type { EncoderIds, ImageRef, Query, RetrievalResult, RoundInput, StoredRound } from '../types.js';
 import type { DescribeRun } from './derived.js';
+import type { SyncHandle, SyncOptions, SyncState } from '../sync/types.js';
 
 /** One unit as ranked by one signal. */
 export interface UnitHit {
@@ -176,6 +177,16 @@ export interface Memory {
   getImage(imageId: string): Promise<StoredImage | undefined>;
   /** Removes a round with its units and images. Rejects with `UNKNOWN_ROUND` for an id not stored. */
   forget(roundId: string): Promise<void>;
+  /**
+   * Replicates this memory with a CouchDB database (docs/sync.md): one pass both ways, or `live`.
+   * Needs the optional peers pouchdb-core, pouchdb-adapter-http, pouchdb-replication and the
+   * replica's adapter (pouchdb-adapter-idb in browsers, pouchdb-adapter-leveldb or -memory in Node).
+   * A passphrase-locked memory syncs only end-to-end encrypted (`passphrase`).
+   * @example await memory.sync({ url: 'http://127.0.0.1:5984/alice', passphrase }).done;
+   */
+  sync(options: SyncOptions): SyncHandle;
+  /** Where the last `sync` stands (`idle` before any). */
+  syncState(): SyncState;
   clear(): Promise<void>;
   close(): Promise<void>;
 }

@@ -13,6 +13,12 @@ export const OPTIONAL_PEERS = {
   '@huggingface/transformers': '^4.3.2',
   '@mlc-ai/web-llm': '^0.2.86',
   'tesseract.js': '7.0.0',
+  'pouchdb-core': '9.0.0',
+  'pouchdb-adapter-http': '9.0.0',
+  'pouchdb-replication': '9.0.0',
+  'pouchdb-adapter-memory': '9.0.0',
+  'pouchdb-adapter-leveldb': '9.0.0',
+  'pouchdb-adapter-idb': '9.0.0',
 } as const;
 
 export type OptionalPeer = keyof typeof OPTIONAL_PEERS;
