@@ -122,9 +122,13 @@ async function sha256(text: string): Promise<string> {
   return toHex(new Uint8Array(await crypto.subtle.digest('SHA-256', utf8.encode(text))));
 }
 
-/** The name of the units attachment for these encoders: a device with other encoders ignores it. */
+/**
+ * The name of the units attachment for these encoders: a device with other encoders ignores it. The
+ * describer is left out: its descriptions' units are text vectors like any other, and a device with
+ * another describer describes the pictures again (their `derived.by` says whose they are).
+ */
 export async function unitsAttachment(encoders: EncoderIds): Promise<string> {
-  return `u-${(await sha256(canonical(encoders))).slice(0, 16)}`;
+  return `u-${(await sha256(canonical({ text: encoders.text, image: encoders.image }))).slice(0, 16)}`;
 }
 
 /** Units as bytes: their fields as JSON, each vector base64 of its float32 bytes. */
