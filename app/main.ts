@@ -12,6 +12,7 @@ import { bindMemoryBar } from './memory-bar.js';
 import { openOrOffer } from './open-offer.js';
 import { keyMissing, lastMemoryName, loadSettings } from './settings.js';
 import { bindSettingsForm } from './settings-view.js';
+import { bindSyncPanel } from './sync-panel.js';
 import { describeOffline, registerServiceWorker, type OfflineState } from './sw-register.js';
 import { plural, type TaskState } from './task-progress.js';
 import { mountVideoControl } from './video-control.js';
@@ -40,6 +41,7 @@ const regions = {
   compose: createAlerts(byId('compose-alerts', HTMLDivElement)),
   ask: createAlerts(byId('ask-alerts', HTMLDivElement)),
   settings: createAlerts(byId('settings-alerts', HTMLDivElement)),
+  sync: createAlerts(byId('sync-alerts', HTMLDivElement)),
 };
 const backendStatus = byId('backend-status', HTMLSpanElement);
 const memorySize = byId('memory-size', HTMLSpanElement);
@@ -61,6 +63,7 @@ const staleResults = (why: string) => {
   results.replaceChildren(el('p', { class: 'muted' }, `${why}; ask again to see what it holds.`));
 };
 let refreshMemories = async () => {};
+let syncMemoryChanged = () => {};
 const showSize = () => {
   const session = app.session;
   if (!session) {
@@ -112,6 +115,7 @@ const app = new AppState(
       void refreshMemories();
       if (session.name !== shownMemory) staleResults(`Memory "${session.name}" is open now`);
       shownMemory = session.name;
+      syncMemoryChanged();
     },
     notice: (text) => regions.page.notice(text),
     error: (error, retry) => regions.page.error(error, ...(retry ? [retry] : [])),
@@ -146,6 +150,14 @@ refreshMemories = bindMemoryBar(app, {
   },
   samplesUrl: new URL('samples/', appBase).href,
 }).refresh;
+syncMemoryChanged = bindSyncPanel(app, {
+  act: actReportingTo(regions.sync),
+  changed: () => {
+    void renderHistory();
+    showSize();
+    staleResults('Another device changed this memory');
+  },
+}).memoryChanged;
 /** The LLM buttons do nothing without a language model: they say so instead of failing on click. */
 const showLlmButtons = () => {
   const none = app.settings.llm.kind === 'none';

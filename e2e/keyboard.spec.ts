@@ -45,7 +45,7 @@ function smallTargets(page: Page): Promise<string[]> {
   });
 }
 
-test('at 360 px no interactive target is under 24 by 24 px, with a history, results and settings open', async ({ page }) => {
+test('at 360 px no interactive target is under 24 by 24 px, with a history, results, settings and the sync panel open', async ({ page }) => {
   await page.setViewportSize({ width: 360, height: 780 });
   await page.goto('/');
   await waitReady(page);
@@ -55,6 +55,7 @@ test('at 360 px no interactive target is under 24 by 24 px, with a history, resu
   await expect(page.locator('#results .route')).toBeVisible();
   for (const details of await page.locator('#results details').all()) await details.evaluate((element) => ((element as HTMLDetailsElement).open = true));
   await page.locator('#settings summary').click();
+  await page.locator('#sync summary').click();
   await page.getByRole('textbox', { name: 'You', exact: true }).focus();
   await page.keyboard.press('Shift+Tab');
   expect(await smallTargets(page)).toEqual([]);
