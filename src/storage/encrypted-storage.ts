@@ -5,7 +5,8 @@
  *
  * - A round becomes a round named by the HMAC of its id, with seq kept (the order of writes shows
  *   anyway), no session, time, images or meta of its own; its body (the real round, sealed) rides in
- *   `user.text`, its facts (sealed) in `meta.facts`, and units not indexed yet in one carrier unit.
+ *   `assistant.text` (a store reads `user.text` for the round's facts: base64 there only costs it),
+ *   its facts (sealed) in `meta.facts`, and units not indexed yet in one carrier unit.
  * - An image is stored under the HMAC of its id, its type and bytes sealed together.
  * - A segment is stored under the HMAC of its name, sealed; the commit names the stored segments
  *   (so the store can drop unnamed ones) and carries the real commit sealed.
@@ -135,6 +136,8 @@ class SealedStorage implements MemoryStorage, EncryptedStorageControls {
   private readonly factsCache = new FactsCache();
   /** The commit as the store holds it (stored segment names, the real commit sealed), after the last write. */
   private storedCommit: IndexCommit | undefined;
+  /** Segments `open` started reading and decrypting, by real id, until the memory asks for them. */
+  private readonly prefetched = new Map<string, Promise<Uint8Array | undefined>>();
 
   constructor(inner: MemoryStorage, key: DataKey, record: KeyRecord) {
     this.inner = inner;
@@ -218,28 +221,58 @@ class SealedStorage implements MemoryStorage, EncryptedStorageControls {
   async open(): Promise<StorageState> {
     const state = await this.inner.open();
     this.storedCommit = state.index;
-    await this.factsCache.load(this.inner, this.sealer, state.index);
-    const rounds = await Promise.all(
-      state.rounds.map(async (carrier) => {
-        const sealed = carrier.meta?.facts;
-        if (typeof sealed !== 'string') throw this.damaged(`the round stored as ${carrier.id} has no sealed facts`);
-        const facts =
-          this.factsCache.lookup(carrier.id, sealed) ??
-          (JSON.parse(await this.openText('facts', carrier.id, sealed, () => `the facts of the round stored as ${carrier.id} (position ${carrier.seq})`)) as RoundFacts);
+    // Every stored segment is read at once, as the store's commit names them (the store may have
+    // them read already), and decrypted (in the cipher worker, in a page) while the facts are opened.
+    const storedIds = state.index?.segments.map((segment) => segment.id) ?? [];
+    const reading = storedIds.length > 0 ? this.inner.readSegments(storedIds) : Promise.resolve([]);
+    const storedBytes = (storedId: string) => reading.then((bytes) => bytes[storedIds.indexOf(storedId)]);
+    reading.catch(() => undefined);
+    const index = state.index ? await this.openCommit(state.index) : undefined;
+    this.prefetched.clear();
+    for (const segment of index?.segments ?? []) {
+      const opened = this.sealer.storedId('segment', segment.id).then(async (storedId) => {
+        const bytes = await storedBytes(storedId);
+        return bytes && this.sealer.open('segment', storedId, bytes).catch(() => undefined);
+      });
+      // Its failure reaches the memory when it reads the segment; none is left unhandled meanwhile.
+      opened.catch(() => undefined);
+      this.prefetched.set(segment.id, opened);
+    }
+    await this.factsCache.load(this.sealer, state.index, storedBytes);
+    const rounds: RoundFacts[] = [];
+    const uncached: Promise<void>[] = [];
+    for (const [at, carrier] of state.rounds.entries()) {
+      const sealed = carrier.meta?.facts;
+      if (typeof sealed !== 'string') throw this.damaged(`the round stored as ${carrier.id} has no sealed facts`);
+      const found = (facts: RoundFacts) => {
         this.factsCache.remember(carrier.id, sealed, facts);
         this.roundIdOf.set(carrier.id, facts.id);
         // The store may renumber rounds (a write merged after another tab's); its seq is the one that counts.
-        return { ...facts, seq: carrier.seq };
-      }),
-    );
+        rounds[at] = { ...facts, seq: carrier.seq };
+      };
+      const cached = this.factsCache.lookup(carrier.id, sealed);
+      if (cached) found(cached);
+      else {
+        const what = () => `the facts of the round stored as ${carrier.id} (position ${carrier.seq})`;
+        uncached.push(this.openText('facts', carrier.id, sealed, what).then((json) => found(JSON.parse(json) as RoundFacts)));
+      }
+    }
+    await Promise.all(uncached);
     return {
       rounds,
-      index: state.index ? await this.openCommit(state.index) : undefined,
+      index,
       unindexed: state.unindexed.map((id) => this.roundIdOf.get(id)!),
     };
   }
 
   async readSegments(ids: readonly string[]): Promise<(Uint8Array | undefined)[]> {
+    const early = ids.map((id) => this.prefetched.get(id));
+    for (const id of ids) this.prefetched.delete(id);
+    if (early.every((bytes) => bytes !== undefined)) return Promise.all(early);
+    return this.readSealedSegments(ids);
+  }
+
+  private async readSealedSegments(ids: readonly string[]): Promise<(Uint8Array | undefined)[]> {
     const storedIds = await Promise.all(ids.map((id) => this.sealer.storedId('segment', id)));
     const sealed = await this.inner.readSegments(storedIds);
     // A segment that fails to authenticate is read as missing: the memory rebuilds it from the rounds.
@@ -263,7 +296,9 @@ class SealedStorage implements MemoryStorage, EncryptedStorageControls {
     return Promise.all(
       carriers.map(async (carrier, at) => {
         if (!carrier) return undefined;
-        const round = JSON.parse(await this.openText('round', carrier.id, carrier.user.text, () => `round "${roundIds[at]}"`)) as StoredRound;
+        // Memories sealed by vmem before the body moved to `assistant.text` keep it in `user.text`.
+        const body = carrier.assistant.text || carrier.user.text;
+        const round = JSON.parse(await this.openText('round', carrier.id, body, () => `round "${roundIds[at]}"`)) as StoredRound;
         return { ...round, seq: carrier.seq };
       }),
     );
@@ -347,8 +382,8 @@ class SealedStorage implements MemoryStorage, EncryptedStorageControls {
       seq: round.seq,
       sessionId: '',
       timestamp: 0,
-      user: { text: await this.sealer.sealText('round', id, JSON.stringify(round)), images: [] },
-      assistant: { text: '', images: [] },
+      user: { text: '', images: [] },
+      assistant: { text: await this.sealer.sealText('round', id, JSON.stringify(round)), images: [] },
       meta: { facts: sealedFacts },
     };
     const units: StoredUnit[] = [];
