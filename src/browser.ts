@@ -293,10 +293,12 @@ export async function openMemory(name: string, options: OpenMemoryOptions = {}):
   const ownsWorker = given === undefined;
   let wordVectors: WordVectors | undefined;
   let lost: () => Promise<void> = async () => {};
+  /** What unlocks the memory now: a reload after another tab's write must use the passphrase `changePassphrase` set. */
+  let encryption = options.encryption;
 
   const open = async (): Promise<{ memory: Memory; storage: MemoryStorage }> => {
     const plain: MemoryStorage = storageKind === 'memory' ? createInMemoryStorage() : await createIdbStorage(name, { concurrentAdds, onTerminated: () => void lost() });
-    const storage = options.encryption ? await sealStorageKeeping(plain as IdbMemoryStorage, options.encryption, ['name', 'revision', 'onRemoteChange', 'compact']) : plain;
+    const storage = encryption ? await sealStorageKeeping(plain as IdbMemoryStorage, encryption, ['name', 'revision', 'onRemoteChange', 'compact']) : plain;
     try {
       const memory = await createMemory({
         textEncoder: encoders.textEncoder,
@@ -404,8 +406,11 @@ export async function openMemory(name: string, options: OpenMemoryOptions = {}):
     worker,
     export: (exportOptions?: ExportOptions) => exportMemory(current.memory, exportOptions),
     changePassphrase: async (currentPassphrase: string, next: string) => {
-      if (!options.encryption) throw new VmemError('INVALID_INPUT', `Memory "${name}" was opened without encryption; it has no passphrase to change.`);
-      await inTurn(() => (current.storage as MemoryStorage & EncryptedStorageControls).changePassphrase(currentPassphrase, next));
+      if (!encryption) throw new VmemError('INVALID_INPUT', `Memory "${name}" was opened without encryption; it has no passphrase to change.`);
+      await inTurn(async () => {
+        await (current.storage as MemoryStorage & EncryptedStorageControls).changePassphrase(currentPassphrase, next);
+        encryption = { passphrase: next };
+      });
     },
     close,
     ...writes,
