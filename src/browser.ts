@@ -180,7 +180,7 @@ export interface OpenMemoryOptions extends Omit<BrowserEncodersOptions, 'encoder
    * Encrypts everything stored (docs/security.md): a new memory is locked with this passphrase (or
    * the app's AES-GCM `CryptoKey`); an encrypted one opens only with it. A wrong one rejects with
    * `WRONG_PASSPHRASE` and changes nothing; an encrypted memory opened without one rejects with
-   * `PASSPHRASE_REQUIRED`. An encrypted memory refuses another tab's concurrent adds (`concurrentAdds` is `'refuse'`).
+   * `PASSPHRASE_REQUIRED`.
    * The passphrase is never stored.
    * @default none (stored as it is)
    */
@@ -282,8 +282,7 @@ export async function startBrowserEncoders(options: BrowserEncodersOptions = {})
 export async function openMemory(name: string, options: OpenMemoryOptions = {}): Promise<BrowserMemory> {
   assertMemoryName(name);
   const storageKind = oneOf(options.storage, STORAGES, 'indexeddb', 'storage');
-  // A merged add renumbers rounds and joins another tab's index commit, which an encrypted store keeps sealed.
-  const concurrentAdds = options.encryption ? 'refuse' : oneOf(options.concurrentAdds, CONCURRENT_ADDS, 'merge', 'concurrentAdds');
+  const concurrentAdds = oneOf(options.concurrentAdds, CONCURRENT_ADDS, 'merge', 'concurrentAdds');
   const given = typeof options.encoders === 'object' ? options.encoders : undefined;
   if (given !== undefined && typeof given.textEncoder?.embed !== 'function') {
     throw new VmemError('INVALID_INPUT', 'options.encoders needs a textEncoder: pass startBrowserEncoders() or { textEncoder, imageEncoder }.');

@@ -8,19 +8,20 @@
  *   `assistant.text` (a store reads `user.text` for the round's facts: base64 there only costs it),
  *   its facts (sealed) in `meta.facts`, and units not indexed yet in one carrier unit.
  * - An image is stored under the HMAC of its id, its type and bytes sealed together.
- * - A segment is stored under the HMAC of its name, sealed; the commit names the stored segments
- *   (so the store can drop unnamed ones) and carries the real commit sealed.
+ * - A segment is stored under the HMAC of its name, sealed; each entry of the commit names a stored
+ *   segment (so the store can drop unnamed ones) and carries the real entry, sealed under that name,
+ *   so a store can join another tab's commit and this one's new entries (`concurrentAdds: 'merge'`).
  * - The manifest keeps the key record (readable: it is what unlocks) and the real manifest, sealed.
  * Each record is sealed under its kind and stored id (see sealer.ts), so one moved onto another fails.
  */
 import { errorCode, VmemError } from '../errors.js';
 import type { ProgressCallback } from '../progress.js';
 import type { StoredRound, StoredUnit } from '../types.js';
-import { FactsCache } from './facts-cache.js';
+import { FactsCache, isCacheEntry } from './facts-cache.js';
 import { assertStorablePictures, SEALED_IMAGE_TYPE } from './picture-check.js';
 import { fromBase64, toBase64 } from '../util/byte-text.js';
 import { createDataKey, SealError, unwrapDataKey, wrapDataKey, type DataKey, type KeyRecord, type Sealer, type Unlock } from './sealer.js';
-import { roundFacts, type IndexChange, type IndexCommit, type Manifest, type MemoryStorage, type RoundFacts, type RoundRecord, type StorageState, type StoredImage } from './types.js';
+import { roundFacts, type CommittedSegment, type IndexChange, type IndexCommit, type Manifest, type MemoryStorage, type RoundFacts, type RoundRecord, type StorageState, type StoredImage } from './types.js';
 
 /** What the store's manifest says of the encoders: the real ones are sealed. */
 const HIDDEN_ENCODERS = { text: { id: 'sealed', dimension: 0 } } as const;
@@ -136,6 +137,8 @@ class SealedStorage implements MemoryStorage, EncryptedStorageControls {
   private readonly factsCache = new FactsCache();
   /** The commit as the store holds it (stored segment names, the real commit sealed), after the last write. */
   private storedCommit: IndexCommit | undefined;
+  /** The sealed text of each entry of the last commit written, by the entry's JSON. */
+  private sealedEntries = new Map<string, string>();
   /** Segments `open` started reading and decrypting, by real id, until the memory asks for them. */
   private readonly prefetched = new Map<string, Promise<Uint8Array | undefined>>();
 
@@ -155,7 +158,7 @@ class SealedStorage implements MemoryStorage, EncryptedStorageControls {
   async finishEncrypting(onProgress: ProgressCallback | undefined): Promise<void> {
     const state = await this.inner.open();
     let commit = state.index;
-    if (commit && commit.sealed === undefined) {
+    if (commit && commit.sealed === undefined && !commit.segments.some((segment) => segment.sealed !== undefined)) {
       const ids = commit.segments.map((segment) => segment.id);
       const bytes = await this.inner.readSegments(ids);
       const add = ids.flatMap((id, at) => (bytes[at] ? [{ id, bytes: bytes[at]! }] : []));
@@ -412,13 +415,33 @@ class SealedStorage implements MemoryStorage, EncryptedStorageControls {
         return { id, bytes: await this.sealer.seal('segment', id, segment.bytes) };
       }),
     );
-    const segments = await Promise.all(change.commit.segments.map(async (segment) => ({ id: await this.sealer.storedId('segment', segment.id), rounds: 0, dead: [] })));
-    return { add, commit: { segments: this.factsCache.withCache(segments), sealed: await this.sealer.sealText('commit', '', JSON.stringify(change.commit)) } };
+    const sealedBefore = this.sealedEntries;
+    this.sealedEntries = new Map();
+    const segments = await Promise.all(
+      change.commit.segments.map(async (segment) => {
+        const id = await this.sealer.storedId('segment', segment.id);
+        const json = JSON.stringify(segment);
+        // Most entries are unchanged since the last write: their sealed text is reused, not sealed again.
+        const sealed = sealedBefore.get(json) ?? (await this.sealer.sealText('commit', id, json));
+        this.sealedEntries.set(json, sealed);
+        return { id, rounds: 0, dead: [], sealed };
+      }),
+    );
+    return { add, commit: { segments: this.factsCache.withCache(segments) } };
   }
 
+  /** The real commit: its entries opened one by one (or, as vmem first stored it, the whole commit sealed in one). */
   private async openCommit(stored: IndexCommit): Promise<IndexCommit> {
-    if (stored.sealed === undefined) throw this.damaged('the index commit is not sealed');
-    return JSON.parse(await this.openText('commit', '', stored.sealed, () => 'the index commit')) as IndexCommit;
+    if (stored.sealed !== undefined) return JSON.parse(await this.openText('commit', '', stored.sealed, () => 'the index commit')) as IndexCommit;
+    const segments = await Promise.all(
+      stored.segments
+        .filter((segment) => !isCacheEntry(segment))
+        .map(async (segment) => {
+          if (segment.sealed === undefined) throw this.damaged(`the index commit's entry ${segment.id} is not sealed`);
+          return JSON.parse(await this.openText('commit', segment.id, segment.sealed, () => `the index commit's entry ${segment.id}`)) as CommittedSegment;
+        }),
+    );
+    return { segments };
   }
 
   private async openText(kind: string, id: string, sealed: string, what: () => string): Promise<string> {

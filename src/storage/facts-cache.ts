@@ -16,6 +16,11 @@ const STALE_ROUNDS = 256;
 const CACHE_MARK = -1;
 const KIND = 'facts-cache';
 
+/** Whether an entry of the store's commit is the cache rather than an index segment. */
+export function isCacheEntry(segment: CommittedSegment): boolean {
+  return segment.rounds === CACHE_MARK;
+}
+
 /** What tells one version of a round's sealed facts from another: their last characters (the GCM tag is in them). */
 function tagOf(sealedFacts: string): string {
   return sealedFacts.slice(-32);
@@ -41,7 +46,7 @@ export class FactsCache {
   /** Reads (with `read`, by stored segment id) the cache the commit names, if any. A cache that fails to authenticate is ignored: every round is then opened on its own. */
   async load(sealer: Sealer, commit: IndexCommit | undefined, read: (storedId: string) => Promise<Uint8Array | undefined>): Promise<void> {
     this.opened = true;
-    this.segmentId = commit?.segments.find((segment) => segment.rounds === CACHE_MARK)?.id;
+    this.segmentId = commit?.segments.find(isCacheEntry)?.id;
     if (!this.segmentId) return;
     const bytes = await read(this.segmentId);
     if (!bytes) return;
@@ -96,7 +101,7 @@ export class FactsCache {
     for (const [storedId, entry] of this.current) this.current.set(storedId, { ...entry, cached: true });
     this.missing = 0;
     this.segmentId = id;
-    const segments = commit.segments.filter((segment) => segment.rounds !== CACHE_MARK);
+    const segments = commit.segments.filter((segment) => !isCacheEntry(segment));
     return { segment: { id, bytes }, commit: { ...commit, segments: this.withCache(segments) } };
   }
 }

@@ -93,12 +93,14 @@ export interface CommittedSegment {
   readonly rounds: number;
   /** Local numbers (0-based, within the segment) of its rounds that were forgotten or replaced since. */
   readonly dead: readonly number[];
+  /** In an encrypted memory's store: this entry of the real commit, sealed (base64); `id` is then the stored segment's name. */
+  readonly sealed?: string;
 }
 
 /** Which segments make up the index now, in order (Lucene's SegmentInfos). */
 export interface IndexCommit {
   readonly segments: readonly CommittedSegment[];
-  /** In an encrypted memory's store: the real commit, sealed (base64); `segments` then only names the stored segments. */
+  /** In what an encrypted memory stored before its commit was sealed entry by entry (see `CommittedSegment.sealed`): the real commit, sealed (base64). */
   readonly sealed?: string;
 }
 
