@@ -7,27 +7,19 @@
  * (Node, whose WebCrypto already runs on its thread pool) or the worker cannot start (a policy
  * refuses it, a page without a bundler cannot resolve its import), everything runs inline.
  */
-import { argon2id, type IArgon2Options } from 'hash-wasm';
+import { argon2id } from 'hash-wasm';
+import { READY_ID, type Argon2Input, type CipherAnswer, type CipherRequest, type CipherTask } from './cipher-protocol.js';
 
 /** Below this, posting to the worker costs more than it saves. */
 const WORKER_MIN_BYTES = 64 * 1024;
-
-/** Argon2id's inputs, as hash-wasm takes them (the output is always the raw bytes). */
-export type Argon2Input = Omit<IArgon2Options, 'outputType'>;
-
-type CipherTask =
-  | { readonly op: 'encrypt' | 'decrypt'; readonly algorithm: AesGcmParams; readonly key: CryptoKey; readonly bytes: Uint8Array<ArrayBuffer> }
-  | { readonly op: 'argon2id'; readonly options: Argon2Input };
-/** What the page asks the cipher worker. */
-export type CipherRequest = CipherTask & { readonly id: number };
-/** Its answer: the output bytes, or the name of the error. */
-export type CipherAnswer = { readonly id: number; readonly out?: ArrayBuffer; readonly error?: string };
 
 type Pending = { resolve: (out: ArrayBuffer) => void; reject: (error: Error) => void; inline: () => Promise<ArrayBuffer> };
 
 let worker: Worker | undefined;
 /** Set once the worker could not start: every later call runs inline. */
 let workerRefused = typeof Worker === 'undefined';
+/** Set once the worker said it loaded: only then may bytes be transferred to it (a worker that fails to load leaves them detached). */
+let workerLoaded = false;
 let nextId = 0;
 const pending = new Map<number, Pending>();
 
@@ -40,6 +32,7 @@ function cipherWorker(): Worker | undefined {
     return undefined;
   }
   worker.onmessage = ({ data }: MessageEvent<CipherAnswer>) => {
+    if (data.id === READY_ID) workerLoaded = true;
     const call = pending.get(data.id);
     pending.delete(data.id);
     if (!call) return;
@@ -59,19 +52,23 @@ function cipherWorker(): Worker | undefined {
   return worker;
 }
 
-function run(task: CipherTask, inline: () => Promise<ArrayBuffer>, offload: boolean): Promise<ArrayBuffer> {
+function run(task: CipherTask, inline: () => Promise<ArrayBuffer>, offload: boolean, transfer: Transferable[] = []): Promise<ArrayBuffer> {
   const target = offload ? cipherWorker() : undefined;
   if (!target) return inline();
   return new Promise((resolve, reject) => {
     const id = nextId++;
     pending.set(id, { resolve, reject, inline });
-    target.postMessage({ ...task, id } satisfies CipherRequest);
+    target.postMessage({ ...task, id } satisfies CipherRequest, workerLoaded ? transfer : []);
   });
 }
 
-/** `crypto.subtle.encrypt` or `decrypt` with AES-GCM; off the page's main thread for large inputs where it can be. */
-export function aesGcm(op: 'encrypt' | 'decrypt', algorithm: AesGcmParams, key: CryptoKey, bytes: Uint8Array<ArrayBuffer>): Promise<ArrayBuffer> {
-  return run({ op, algorithm, key, bytes }, () => crypto.subtle[op](algorithm, key, bytes), bytes.byteLength >= WORKER_MIN_BYTES);
+/**
+ * `crypto.subtle.encrypt` or `decrypt` with AES-GCM; off the page's main thread for large inputs
+ * where it can be. With `transfer`, the buffer under `bytes` moves to the worker instead of being
+ * copied: only for bytes nobody reads afterwards.
+ */
+export function aesGcm(op: 'encrypt' | 'decrypt', algorithm: AesGcmParams, key: CryptoKey, bytes: Uint8Array<ArrayBuffer>, transfer = false): Promise<ArrayBuffer> {
+  return run({ op, algorithm, key, bytes }, () => crypto.subtle[op](algorithm, key, bytes), bytes.byteLength >= WORKER_MIN_BYTES, transfer ? [bytes.buffer] : []);
 }
 
 /** Argon2id's raw output, off the page's main thread where it can be. */

@@ -4,7 +4,7 @@
  * main thread. Each request carries an id; the answer carries it back with the bytes, transferred.
  */
 import { argon2id } from 'hash-wasm';
-import type { CipherAnswer, CipherRequest } from './cipher-thread.js';
+import { READY_ID, type CipherAnswer, type CipherRequest } from './cipher-protocol.js';
 
 self.onmessage = async ({ data }: MessageEvent<CipherRequest>) => {
   try {
@@ -17,3 +17,5 @@ self.onmessage = async ({ data }: MessageEvent<CipherRequest>) => {
     self.postMessage({ id: data.id, error: error instanceof Error ? error.name : String(error) } satisfies CipherAnswer);
   }
 };
+// Loaded: from now on the page may transfer bytes here (they could not be run inline again).
+self.postMessage({ id: READY_ID } satisfies CipherAnswer);

@@ -230,18 +230,22 @@ class SealedStorage implements MemoryStorage, EncryptedStorageControls {
     const reading = storedIds.length > 0 ? this.inner.readSegments(storedIds) : Promise.resolve([]);
     const storedBytes = (storedId: string) => reading.then((bytes) => bytes[storedIds.indexOf(storedId)]);
     reading.catch(() => undefined);
+    // The facts cache is asked for first, so that it is decrypted first: the facts are opened while the segments decrypt.
+    const cacheLoaded = this.factsCache.load(this.sealer, state.index, storedBytes);
+    cacheLoaded.catch(() => undefined);
     const index = state.index ? await this.openCommit(state.index) : undefined;
     this.prefetched.clear();
     for (const segment of index?.segments ?? []) {
       const opened = this.sealer.storedId('segment', segment.id).then(async (storedId) => {
         const bytes = await storedBytes(storedId);
-        return bytes && this.sealer.open('segment', storedId, bytes).catch(() => undefined);
+        // The store's bytes are ours to give away (`MemoryStorage.readSegments`).
+        return bytes && this.sealer.open('segment', storedId, bytes, true).catch(() => undefined);
       });
       // Its failure reaches the memory when it reads the segment; none is left unhandled meanwhile.
       opened.catch(() => undefined);
       this.prefetched.set(segment.id, opened);
     }
-    await this.factsCache.load(this.sealer, state.index, storedBytes);
+    await cacheLoaded;
     const rounds: RoundFacts[] = [];
     const uncached: Promise<void>[] = [];
     for (const [at, carrier] of state.rounds.entries()) {
@@ -279,7 +283,7 @@ class SealedStorage implements MemoryStorage, EncryptedStorageControls {
     const storedIds = await Promise.all(ids.map((id) => this.sealer.storedId('segment', id)));
     const sealed = await this.inner.readSegments(storedIds);
     // A segment that fails to authenticate is read as missing: the memory rebuilds it from the rounds.
-    return Promise.all(sealed.map((bytes, at) => (bytes ? this.sealer.open('segment', storedIds[at]!, bytes).catch(() => undefined) : undefined)));
+    return Promise.all(sealed.map((bytes, at) => (bytes ? this.sealer.open('segment', storedIds[at]!, bytes, true).catch(() => undefined) : undefined)));
   }
 
   async readUnits(roundIds: readonly string[]): Promise<StoredUnit[]> {
@@ -311,8 +315,12 @@ class SealedStorage implements MemoryStorage, EncryptedStorageControls {
     // The pictures are checked here, while readable; the store below sees sealed bytes only.
     assertStorablePictures(records);
     const carriers = await Promise.all(records.map((record) => this.carrierRecord(record)));
-    const change = index && (await this.sealChange(index));
+    let change = index && (await this.sealChange(index));
+    // A stale facts cache is written again with the rounds: a page that never calls close() would otherwise never write one.
+    const cache = change && this.factsCache.stale ? await this.factsCache.fresh(this.sealer, change.commit) : undefined;
+    if (change && cache) change = { add: [...change.add, cache.segment], commit: cache.commit };
     await this.inner.putRounds(carriers, change);
+    cache?.adopt();
     if (change) this.storedCommit = change.commit;
   }
 
@@ -357,8 +365,8 @@ class SealedStorage implements MemoryStorage, EncryptedStorageControls {
     try {
       if (this.factsCache.stale && this.storedCommit) {
         const fresh = await this.factsCache.fresh(this.sealer, this.storedCommit);
-        await this.inner.writeIndex({ add: [fresh.segment], commit: fresh.commit }).catch((error: unknown) => {
-          // Another tab wrote meanwhile: its commit is newer, and it writes its own cache when it closes.
+        await this.inner.writeIndex({ add: [fresh.segment], commit: fresh.commit }).then(fresh.adopt, (error: unknown) => {
+          // Another tab wrote meanwhile: its commit is newer, and it writes its own cache with its next add.
           if (errorCode(error) !== 'MEMORY_LOCKED') throw error;
         });
       }

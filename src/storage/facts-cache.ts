@@ -4,8 +4,8 @@
  * second. So an encrypted store also keeps, as one extra sealed segment named in its commit, the
  * facts of all rounds as of some write, each under its round's stored id and the end of its sealed
  * facts (the GCM tag). A round whose sealed facts changed since is not found in it and is opened on
- * its own; the cache is written again when that grows to `STALE_ROUNDS`. It is a cache: losing it
- * only slows the next open.
+ * its own; once that grows to `STALE_ROUNDS`, the cache is written again with the next add (or when
+ * the memory closes). It is a cache: losing it only slows the next open.
  */
 import type { Sealer } from './sealer.js';
 import type { CommittedSegment, IndexCommit, RoundFacts } from './types.js';
@@ -50,7 +50,7 @@ export class FactsCache {
     if (!this.segmentId) return;
     const bytes = await read(this.segmentId);
     if (!bytes) return;
-    const plain = await sealer.open(KIND, this.segmentId, bytes).catch(() => undefined);
+    const plain = await sealer.open(KIND, this.segmentId, bytes, true).catch(() => undefined);
     if (!plain) return;
     const entries = JSON.parse(new TextDecoder().decode(plain)) as [string, RoundFacts][];
     this.cached = new Map(entries.map(([key, facts]) => [key.slice(0, STORED_ID_LENGTH), { tag: key.slice(STORED_ID_LENGTH + 1), facts }]));
@@ -64,7 +64,8 @@ export class FactsCache {
   remember(storedId: string, sealedFacts: string, facts: RoundFacts): void {
     const tag = tagOf(sealedFacts);
     const cached = this.cached.get(storedId)?.tag === tag;
-    this.forget(storedId);
+    const before = this.current.get(storedId);
+    if (before && !before.cached) this.missing--;
     this.current.set(storedId, { tag, facts, cached });
     if (!cached) this.missing++;
   }
@@ -92,16 +93,25 @@ export class FactsCache {
     return this.opened && (this.missing >= STALE_ROUNDS || this.cached.size > this.current.size + STALE_ROUNDS);
   }
 
-  /** A fresh cache of every round's current facts, sealed, and the store's commit naming it in place of the old one. */
-  async fresh(sealer: Sealer, commit: IndexCommit): Promise<{ segment: { id: string; bytes: Uint8Array }; commit: IndexCommit }> {
+  /**
+   * A fresh cache of every round's current facts, sealed, and the store's commit naming it in place
+   * of the old one. Call `adopt` once the store holds them.
+   */
+  async fresh(sealer: Sealer, commit: IndexCommit): Promise<{ segment: { id: string; bytes: Uint8Array }; commit: IndexCommit; adopt(): void }> {
     const id = [...crypto.getRandomValues(new Uint8Array(32))].map((byte) => byte.toString(16).padStart(2, '0')).join('');
-    const entries = [...this.current].map(([storedId, { tag, facts }]) => [`${storedId}:${tag}`, facts] as const);
-    const bytes = await sealer.seal(KIND, id, new TextEncoder().encode(JSON.stringify(entries)));
-    this.cached = new Map([...this.current].map(([storedId, { tag, facts }]) => [storedId, { tag, facts }]));
-    for (const [storedId, entry] of this.current) this.current.set(storedId, { ...entry, cached: true });
-    this.missing = 0;
-    this.segmentId = id;
+    const current = [...this.current];
+    const bytes = await sealer.seal(KIND, id, new TextEncoder().encode(JSON.stringify(current.map(([storedId, { tag, facts }]) => [`${storedId}:${tag}`, facts]))));
     const segments = commit.segments.filter((segment) => !isCacheEntry(segment));
-    return { segment: { id, bytes }, commit: { ...commit, segments: this.withCache(segments) } };
+    const adopt = () => {
+      this.cached = new Map(current.map(([storedId, { tag, facts }]) => [storedId, { tag, facts }]));
+      this.missing = 0;
+      for (const [storedId, entry] of this.current) {
+        const cached = this.cached.get(storedId)?.tag === entry.tag;
+        if (!cached) this.missing++;
+        this.current.set(storedId, { ...entry, cached });
+      }
+      this.segmentId = id;
+    };
+    return { segment: { id, bytes }, commit: { ...commit, segments: [...segments, { id, rounds: CACHE_MARK, dead: [] }] }, adopt };
   }
 }

@@ -60,8 +60,11 @@ export class SealError extends Error {}
 export interface Sealer {
   /** `[version, nonce(12), ciphertext + tag(16)]`; `kind` and `id` must be given again to open it. */
   seal(kind: string, id: string, plain: Uint8Array): Promise<Uint8Array>;
-  /** @throws SealError when the bytes fail to authenticate under this kind and id */
-  open(kind: string, id: string, sealed: Uint8Array): Promise<Uint8Array>;
+  /**
+   * `owned`: nobody reads `sealed` afterwards, so in a page its buffer may move to the cipher worker uncopied.
+   * @throws SealError when the bytes fail to authenticate under this kind and id
+   */
+  open(kind: string, id: string, sealed: Uint8Array, owned?: boolean): Promise<Uint8Array>;
   sealText(kind: string, id: string, text: string): Promise<string>;
   openText(kind: string, id: string, sealed: string): Promise<string>;
   /** The stored name of `id`: 64 hex digits of HMAC-SHA-256 under the memory's id key. Cached. */
@@ -147,7 +150,7 @@ async function sealerOf(raw: Uint8Array): Promise<Sealer> {
     const sealed = await aesGcm('encrypt', { name: 'AES-GCM', iv: nonce, additionalData: aad(kind, id) }, recordKey, plain as Uint8Array<ArrayBuffer>);
     return concat(Uint8Array.of(SEALED_VERSION), nonce, new Uint8Array(sealed));
   };
-  const open = async (kind: string, id: string, sealed: Uint8Array): Promise<Uint8Array> => {
+  const open = async (kind: string, id: string, sealed: Uint8Array, owned = false): Promise<Uint8Array> => {
     if (sealed.byteLength < 1 + NONCE_BYTES + 16 || sealed[0] !== SEALED_VERSION) throw new SealError(`not a sealed ${kind} record`);
     try {
       const plain = await aesGcm(
@@ -155,6 +158,7 @@ async function sealerOf(raw: Uint8Array): Promise<Sealer> {
         { name: 'AES-GCM', iv: sealed.slice(1, 1 + NONCE_BYTES), additionalData: aad(kind, id) },
         recordKey,
         sealed.subarray(1 + NONCE_BYTES) as Uint8Array<ArrayBuffer>,
+        owned,
       );
       return new Uint8Array(plain);
     } catch (error) {

@@ -137,7 +137,10 @@ export interface MemoryStorage {
   writeManifest(manifest: Manifest): Promise<void>;
   /** The facts of every round and the index commit: all that opening reads besides the segments. */
   open(): Promise<StorageState>;
-  /** The bytes of these segments, in order (undefined for one it does not hold: the memory rebuilds it). */
+  /**
+   * The bytes of these segments, in order (undefined for one it does not hold: the memory rebuilds
+   * it). They are the caller's: it may transfer them to a worker, so a store never hands out bytes it keeps.
+   */
   readSegments(ids: readonly string[]): Promise<(Uint8Array | undefined)[]>;
   /** The units, vectors included, of rounds stored without the index (`StorageState.unindexed`). */
   readUnits(roundIds: readonly string[]): Promise<StoredUnit[]>;
