@@ -246,6 +246,8 @@ class SealedStorage implements MemoryStorage, EncryptedStorageControls {
       this.prefetched.set(segment.id, opened);
     }
     await cacheLoaded;
+    // Parsing the cache took a task's worth of the page's main thread: let it paint before the facts are matched.
+    await new Promise((resolve) => setTimeout(resolve, 0));
     const rounds: RoundFacts[] = [];
     const uncached: Promise<void>[] = [];
     for (const [at, carrier] of state.rounds.entries()) {
