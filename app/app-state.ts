@@ -187,8 +187,20 @@ export class AppState {
     const name = this.session?.name;
     if (!name) throw new VmemError('CLOSED', 'No memory is open to lock.');
     if (this.session?.passphrase !== undefined) throw new VmemError('INVALID_INPUT', `Memory "${name}" is already locked with a passphrase; use "Change passphrase" to change it.`);
+    const empty = this.memory.size === 0;
     await this.closeMemory();
-    await this.tasks.run(`Locking memory "${name}"`, undefined, (progress) => encryptMemory(name, { passphrase }, { onProgress: progress() }));
+    // An empty memory has nothing to encrypt: it is made again, locked.
+    if (empty) {
+      await deleteMemory(name);
+      return this.openMemory(name, false, passphrase);
+    }
+    try {
+      await this.tasks.run(`Locking memory "${name}"`, undefined, (progress) => encryptMemory(name, { passphrase }, { onProgress: progress() }));
+    } catch (error) {
+      // Open again whatever happened: with the passphrase once its key record was written (opening finishes the lock), else as it was.
+      await this.openMemory(name, false, passphrase).catch(() => this.openMemory(name));
+      throw error;
+    }
     return this.openMemory(name, false, passphrase);
   }
 

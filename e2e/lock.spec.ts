@@ -2,7 +2,7 @@
  * The demo's passphrase lock, as a person uses it: a memory created locked asks for its passphrase
  * when it is opened again, says WRONG_PASSPHRASE for a wrong one and stays shut, opens with the right
  * one (from the keyboard too); after "Change passphrase" only the new one opens it, also after a
- * reload; an unlocked memory can be locked where it lies, and a visit where every memory is locked
+ * reload; an unlocked memory can be locked where it lies (an empty one too), and a visit where every memory is locked
  * opens none until one is unlocked; the passphrase is never stored.
  */
 import { expect, test, type Page } from '@playwright/test';
@@ -92,13 +92,27 @@ test('create locked, refuse a wrong passphrase, unlock, change the passphrase, l
   expect(await openSize(page)).toBe(1);
   expect(await storedText(page)).not.toContain('zq4');
 
+  // An empty memory is locked too (made again, locked).
+  await page.getByRole('textbox', { name: 'New memory name' }).fill('blank');
+  await page.getByRole('button', { name: 'Create' }).click();
+  await expect.poll(() => openName(page)).toBe('blank');
+  await expect(lockStatus(page)).toContainText('"blank" is not locked');
+  await passphrase(page).fill(FIRST);
+  await page.getByRole('button', { name: 'Lock this memory with a passphrase' }).click();
+  await expect(lockStatus(page)).toContainText('"blank" is locked with a passphrase');
+
   // Reopened on a new visit, with every memory locked: nothing opens until one is unlocked.
   await page.reload();
   await waitReady(page);
   expect(await openName(page)).toBeUndefined();
   await passphrase(page).fill(FIRST);
+  await page.getByRole('button', { name: 'Unlock "blank"' }).click();
+  await expect.poll(() => openName(page)).toBe('blank');
+  expect(await openSize(page)).toBe(0);
+  await expect(lockStatus(page)).toContainText('"blank" is locked with a passphrase');
+  await page.locator('#memory-select').selectOption('default');
+  await passphrase(page).fill(FIRST);
   await page.getByRole('button', { name: 'Unlock "default"' }).click();
   await expect.poll(() => openName(page)).toBe('default');
   expect(await openSize(page)).toBe(1);
-  await expect(lockStatus(page)).toContainText('"default" is locked with a passphrase');
 });
