@@ -2,8 +2,8 @@
  * The demo's passphrase lock, as a person uses it: a memory created locked asks for its passphrase
  * when it is opened again, says WRONG_PASSPHRASE for a wrong one and stays shut, opens with the right
  * one (from the keyboard too); after "Change passphrase" only the new one opens it, also after a
- * reload; an unlocked memory can be locked where it lies (an empty one too), and a visit where every memory is locked
- * opens none until one is unlocked; the passphrase is never stored.
+ * reload; an unlocked memory can be locked where it lies (an empty one too), and a visit where
+ * every memory is locked opens none until one is unlocked; the passphrase is never stored.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { waitReady } from './helpers.js';

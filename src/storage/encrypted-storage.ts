@@ -252,7 +252,11 @@ class SealedStorage implements MemoryStorage, EncryptedStorageControls {
     const uncached: Promise<void>[] = [];
     for (const [at, carrier] of state.rounds.entries()) {
       const sealed = carrier.meta?.facts;
-      if (typeof sealed !== 'string') throw this.damaged(`the round stored as ${carrier.id} has no sealed facts`);
+      if (typeof sealed !== 'string') {
+        // Rejected with the rest, so no decryption still running is left unhandled.
+        uncached.push(Promise.reject(this.damaged(`the round stored as ${carrier.id} has no sealed facts`)));
+        continue;
+      }
       const found = (facts: RoundFacts) => {
         this.factsCache.remember(carrier.id, sealed, facts);
         this.roundIdOf.set(carrier.id, facts.id);
