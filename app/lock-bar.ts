@@ -26,7 +26,7 @@ export function bindLockBar(app: AppState, hooks: LockBarHooks): { locked(name: 
   const lock = byId('lock-memory', HTMLButtonElement);
   const change = byId('change-passphrase', HTMLButtonElement);
   const status = byId('lock-status', HTMLElement);
-  /** The memory that asked for its passphrase, until it is unlocked or another opens. */
+  /** The memory that asked for its passphrase last, until it is unlocked. */
   let waiting: string | undefined;
 
   const showStatus = () => {

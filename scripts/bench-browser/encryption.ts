@@ -1,7 +1,8 @@
 /**
  * What encryption at rest costs: one persisted memory opened unencrypted, locked with a passphrase
  * (Argon2id each open) and locked with an app CryptoKey (no KDF), in turns (A B C A B C …) so that
- * a machine whose speed drifts moves all three alike; ratios are taken turn by turn (docs/security.md).
+ * a machine whose speed drifts moves all three alike; ratios are taken turn by turn, and the longest
+ * main-thread task from open to first retrieval is kept per variant (docs/security.md).
  */
 import type { BrowserContext } from 'playwright-core';
 import { benchPage, log, ms } from './harness.js';
