@@ -6,6 +6,7 @@
 import { VmemError, errorCode, type AnswerResult, type LlmProvider, type ProgressCallback, type ProgressUnit, type Query, type RoundInput, type StoredRound, type VmemProgress } from 'vmem';
 import {
   deleteMemory,
+  encryptMemory,
   listMemories,
   openMemory,
   startBrowserEncoders,
@@ -39,6 +40,8 @@ export interface MemorySession {
   readonly memory: BrowserMemory;
   /** Milliseconds to open: read stored vectors and rebuild the indexes. */
   readonly openMs: number;
+  /** How a memory locked with a passphrase was unlocked: kept in this tab only, to reopen it (new settings, another tab's write), never stored. */
+  readonly passphrase?: string;
 }
 
 /** What the app tells its views. */
@@ -125,9 +128,10 @@ export class AppState {
   /**
    * Opens memory `name` (creating it when new) and makes it the current one; `reindex` re-encodes a
    * memory built by other encoders. Another memory opens beside the current one, which closes only
-   * once the new one is open: a refusal (other encoders, damage) leaves the current memory in use.
+   * once the new one is open: a refusal (other encoders, damage, a missing or wrong passphrase)
+   * leaves the current memory in use. `passphrase` unlocks a locked memory, or locks a new one.
    */
-  async openMemory(name: string, reindex = false): Promise<MemorySession> {
+  async openMemory(name: string, reindex = false, passphrase?: string): Promise<MemorySession> {
     const engine = this.engine;
     if (!engine) throw new VmemError('CLOSED', 'The encoders are not running; reload the page.');
     // The same memory cannot be open twice in one tab: reopening it closes it first.
@@ -143,6 +147,7 @@ export class AppState {
         // Only a re-encode reports here: every add passes its own callback.
         onProgress: (event) => this.reindexProgress?.(event),
         onRemoteChange: (change) => void this.onRemoteChange(name, change),
+        ...(passphrase === undefined ? {} : { encryption: { passphrase } }),
       });
     const memory = reindex
       ? await this.tasks.run(`Re-encoding memory "${name}"`, undefined, async (progress) => {
@@ -154,7 +159,7 @@ export class AppState {
           }
         })
       : await open();
-    const session: MemorySession = { name, memory, openMs: performance.now() - started };
+    const session: MemorySession = { name, memory, openMs: performance.now() - started, ...(passphrase === undefined ? {} : { passphrase }) };
     if (previous) {
       this.session = undefined;
       this.images.reset();
@@ -172,6 +177,40 @@ export class AppState {
     this.session = undefined;
     this.images.reset();
     await session?.memory.close();
+  }
+
+  /**
+   * Locks the open memory with `passphrase`: it is closed, encrypted where it lies (resumable: an
+   * interrupted lock finishes when the memory is next unlocked), and opened again, unlocked.
+   */
+  async lockCurrent(passphrase: string): Promise<MemorySession> {
+    const name = this.session?.name;
+    if (!name) throw new VmemError('CLOSED', 'No memory is open to lock.');
+    if (this.session?.passphrase !== undefined) throw new VmemError('INVALID_INPUT', `Memory "${name}" is already locked with a passphrase; use "Change passphrase" to change it.`);
+    const empty = this.memory.size === 0;
+    await this.closeMemory();
+    // An empty memory has nothing to encrypt: it is made again, locked.
+    if (empty) {
+      await deleteMemory(name);
+      return this.openMemory(name, false, passphrase);
+    }
+    try {
+      await this.tasks.run(`Locking memory "${name}"`, undefined, (progress) => encryptMemory(name, { passphrase }, { onProgress: progress() }));
+    } catch (error) {
+      // Open again whatever happened: with the passphrase once its key record was written (opening finishes the lock), else as it was.
+      await this.openMemory(name, false, passphrase).catch(() => this.openMemory(name));
+      throw error;
+    }
+    return this.openMemory(name, false, passphrase);
+  }
+
+  /** Re-wraps the open memory's key under `next` (nothing is encrypted again). */
+  async changePassphrase(current: string, next: string): Promise<void> {
+    const session = this.session;
+    if (!session) throw new VmemError('CLOSED', 'No memory is open.');
+    if (session.passphrase === undefined) throw new VmemError('INVALID_INPUT', `Memory "${session.name}" is not locked; lock it with a passphrase first.`);
+    await session.memory.changePassphrase(current, next);
+    this.session = { ...session, passphrase: next };
   }
 
   /** Deletes the current memory and opens `next`. */
@@ -196,11 +235,12 @@ export class AppState {
     this.settings = settings;
     saveSettings(settings);
     const name = this.session?.name ?? 'default';
+    const passphrase = this.session?.passphrase;
     if (encodersChanged) {
       await this.closeMemory();
       await this.startEngine();
     }
-    await this.openMemory(name);
+    await this.openMemory(name, false, passphrase);
   }
 
   /**
@@ -260,9 +300,10 @@ export class AppState {
 
   private async restart(): Promise<void> {
     const name = this.session?.name ?? 'default';
+    const passphrase = this.session?.passphrase;
     await this.closeMemory();
     await this.startEngine();
-    await this.openMemory(name);
+    await this.openMemory(name, false, passphrase);
   }
 
   /** The memory reloads itself after another tab's write; a deleted or broken one is replaced. */

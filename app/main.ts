@@ -8,6 +8,7 @@ import { bindChatPane } from './chat-pane.js';
 import { byId, el } from './dom.js';
 import { describeEngine } from './engine-status.js';
 import { bindSkipLinks, bindSubmitShortcut } from './keyboard.js';
+import { bindLockBar } from './lock-bar.js';
 import { bindMemoryBar } from './memory-bar.js';
 import { openOrOffer } from './open-offer.js';
 import { keyMissing, lastMemoryName, loadSettings } from './settings.js';
@@ -64,6 +65,7 @@ const staleResults = (why: string) => {
 };
 let refreshMemories = async () => {};
 let syncMemoryChanged = () => {};
+let showLockStatus = () => {};
 const showSize = () => {
   const session = app.session;
   if (!session) {
@@ -113,6 +115,7 @@ const app = new AppState(
       void renderHistory();
       showSize();
       void refreshMemories();
+      showLockStatus();
       if (session.name !== shownMemory) staleResults(`Memory "${session.name}" is open now`);
       shownMemory = session.name;
       syncMemoryChanged();
@@ -141,9 +144,13 @@ mountVideoControl(byId('video-slot', HTMLElement), {
     showSize();
   },
 });
+const lockBar = bindLockBar(app, { act: actReportingTo(regions.memory), alerts: regions.memory, opened: () => void refreshMemories() });
+showLockStatus = lockBar.showStatus;
 refreshMemories = bindMemoryBar(app, {
   act: actReportingTo(regions.memory),
   alerts: regions.memory,
+  locked: lockBar.locked,
+  passphraseForNew: lockBar.passphraseForNew,
   changed: () => {
     void renderHistory();
     showSize();
@@ -184,8 +191,14 @@ if (savedLlm.kind === 'openai' && keyMissing(savedLlm)) {
 async function boot(): Promise<void> {
   backendStatus.textContent = 'Loading models…';
   await app.startEngine();
-  const target = { alerts: regions.memory, act: actReportingTo(regions.memory), opened: () => void refreshMemories() };
-  if (!(await openOrOffer(app, lastMemoryName() ?? 'default', target))) await app.openMemory('default');
+  const target = { alerts: regions.memory, act: actReportingTo(regions.memory), opened: () => void refreshMemories(), locked: lockBar.locked };
+  if (await openOrOffer(app, lastMemoryName() ?? 'default', target)) return;
+  try {
+    await app.openMemory('default');
+  } catch (error) {
+    // Locked as well: nothing is open until a passphrase unlocks one (the lock bar asks for it).
+    if (errorCode(error) !== 'PASSPHRASE_REQUIRED') throw error;
+  }
 }
 
 let isReady = false;

@@ -29,11 +29,15 @@ export interface MemoryBarHooks {
   readonly changed: () => void;
   /** Folder of the sample photos. */
   readonly samplesUrl: string;
+  /** A locked memory was asked for (see `OfferTarget.locked`). */
+  readonly locked: (name: string) => void;
+  /** The passphrase a new memory is locked with, when one was typed. */
+  readonly passphraseForNew: () => string | undefined;
 }
 
 /** Binds the memory bar. Returns `refresh`, to re-list memories after a change. */
 export function bindMemoryBar(app: AppState, hooks: MemoryBarHooks): { refresh(): Promise<void> } {
-  const { act, alerts, changed, samplesUrl } = hooks;
+  const { act, alerts, changed, samplesUrl, locked, passphraseForNew } = hooks;
   const select = byId('memory-select', HTMLSelectElement);
   const newName = byId('new-memory-name', HTMLInputElement);
   const create = byId('create-memory', HTMLButtonElement);
@@ -123,7 +127,7 @@ export function bindMemoryBar(app: AppState, hooks: MemoryBarHooks): { refresh()
     }
   };
 
-  const offerTarget = { alerts, act, opened: () => void refresh() };
+  const offerTarget = { alerts, act, opened: () => void refresh(), locked };
   select.addEventListener('change', () =>
     void act(async () => {
       // A refused switch leaves the open memory selected, not the one that could not open.
@@ -134,7 +138,7 @@ export function bindMemoryBar(app: AppState, hooks: MemoryBarHooks): { refresh()
     void act(async () => {
       const name = newName.value.trim();
       if (!name) throw new VmemError('INVALID_INPUT', 'Type a name for the new memory first (for example a person or a chat).');
-      await app.openMemory(name);
+      await app.openMemory(name, false, passphraseForNew());
       newName.value = '';
       await refresh();
     }),

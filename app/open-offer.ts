@@ -1,7 +1,7 @@
 /**
  * Opening a memory the way a person expects: one built by other models is offered a re-encode with
- * this device's models (with progress) instead of a dead end, and the memory open before stays open
- * and usable meanwhile.
+ * this device's models (with progress) instead of a dead end, one locked with a passphrase asks for
+ * it, and the memory open before stays open and usable meanwhile.
  */
 import { errorCode, VmemError } from 'vmem';
 import type { Act, Alerts } from './alerts.js';
@@ -14,6 +14,8 @@ export interface OfferTarget {
   readonly act: Act;
   /** Called once the memory is open, by either path. */
   readonly opened?: () => void;
+  /** Memory `name` is locked with a passphrase and was opened without one: ask for it. */
+  readonly locked?: (name: string) => void;
 }
 
 /** The label of the offer's button. */
@@ -21,7 +23,7 @@ export const REENCODE_LABEL = "Re-encode with this device's models";
 
 /**
  * Opens `name`; resolves true when it is open. A memory built by other encoders resolves false after
- * showing the re-encode offer in `target.alerts`; any other failure rejects.
+ * showing the re-encode offer in `target.alerts`, a locked one after `target.locked`; any other failure rejects.
  */
 export async function openOrOffer(app: AppState, name: string, target: OfferTarget): Promise<boolean> {
   try {
@@ -29,6 +31,10 @@ export async function openOrOffer(app: AppState, name: string, target: OfferTarg
     target.opened?.();
     return true;
   } catch (error) {
+    if (errorCode(error) === 'PASSPHRASE_REQUIRED' && target.locked) {
+      target.locked(name);
+      return false;
+    }
     if (errorCode(error) !== 'ENCODER_MISMATCH') throw error;
     const still = app.session ? ` Memory "${app.session.name}" is still open.` : '';
     const offer = new VmemError(

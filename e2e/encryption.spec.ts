@@ -128,11 +128,11 @@ test('a wrong passphrase changes no byte; none is refused; a changed byte in one
       cursor.onsuccess = () => {
         const at = cursor.result;
         if (!at) return resolve();
-        const record = at.value as { round: { seq: number; user: { text: string } } };
+        const record = at.value as { round: { seq: number; assistant: { text: string } } };
         if (record.round.seq === 2) {
-          const text = record.round.user.text;
+          const text = record.round.assistant.text;
           const middle = text.length >> 1;
-          record.round.user.text = text.slice(0, middle) + (text[middle] === 'A' ? 'B' : 'A') + text.slice(middle + 1);
+          record.round.assistant.text = text.slice(0, middle) + (text[middle] === 'A' ? 'B' : 'A') + text.slice(middle + 1);
           at.update(record);
         }
         at.continue();

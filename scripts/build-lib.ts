@@ -39,6 +39,8 @@ const needed = [
   `worker/models/${MODEL_FILES.tesseractEnglish}`,
   'worker/models/ort-wasm-simd-threaded.wasm',
   'worker/models/LICENSES.md',
+  // The cipher worker of an encrypted memory (src/storage/cipher-thread.ts), beside the module that starts it.
+  'storage/cipher.worker.js',
 ];
 const missing = needed.filter((file) => !existsSync(resolve(dist, file)));
 if (missing.length > 0) {

@@ -146,13 +146,16 @@ function heldEncoder() {
 const longImport = (count: number) => Array.from({ length: count }, (_, at) => ({ id: `import-${at}`, user: { text: `Imported line ${at} about the garden` } }));
 
 describe('two tabs adding at once', () => {
-  it('a long add survives a write in another tab: both tabs end with every round once, in commit order, nothing re-encoded', async () => {
+  it.each([
+    ['', {}],
+    [' (encrypted)', { encryption: { passphrase: 'two tabs' } }],
+  ])('a long add survives a write in another tab%s: both tabs end with every round once, in commit order, nothing re-encoded', async (_, lock) => {
     names.add('import-race');
     const held = heldEncoder();
     const reloaded = nextChange();
-    const importing = await openMemory('import-race', { encoders: { textEncoder: held.textEncoder }, onRemoteChange: reloaded.onRemoteChange });
+    const importing = await openMemory('import-race', { encoders: { textEncoder: held.textEncoder }, onRemoteChange: reloaded.onRemoteChange, ...lock });
     opened.push(importing);
-    const other = await open('import-race');
+    const other = await open('import-race', lock);
 
     const imported = importing.add(longImport(40));
     await held.called;

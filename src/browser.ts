@@ -180,7 +180,7 @@ export interface OpenMemoryOptions extends Omit<BrowserEncodersOptions, 'encoder
    * Encrypts everything stored (docs/security.md): a new memory is locked with this passphrase (or
    * the app's AES-GCM `CryptoKey`); an encrypted one opens only with it. A wrong one rejects with
    * `WRONG_PASSPHRASE` and changes nothing; an encrypted memory opened without one rejects with
-   * `PASSPHRASE_REQUIRED`. An encrypted memory refuses another tab's concurrent adds (`concurrentAdds` is `'refuse'`).
+   * `PASSPHRASE_REQUIRED`.
    * The passphrase is never stored.
    * @default none (stored as it is)
    */
@@ -282,8 +282,7 @@ export async function startBrowserEncoders(options: BrowserEncodersOptions = {})
 export async function openMemory(name: string, options: OpenMemoryOptions = {}): Promise<BrowserMemory> {
   assertMemoryName(name);
   const storageKind = oneOf(options.storage, STORAGES, 'indexeddb', 'storage');
-  // A merged add renumbers rounds and joins another tab's index commit, which an encrypted store keeps sealed.
-  const concurrentAdds = options.encryption ? 'refuse' : oneOf(options.concurrentAdds, CONCURRENT_ADDS, 'merge', 'concurrentAdds');
+  const concurrentAdds = oneOf(options.concurrentAdds, CONCURRENT_ADDS, 'merge', 'concurrentAdds');
   const given = typeof options.encoders === 'object' ? options.encoders : undefined;
   if (given !== undefined && typeof given.textEncoder?.embed !== 'function') {
     throw new VmemError('INVALID_INPUT', 'options.encoders needs a textEncoder: pass startBrowserEncoders() or { textEncoder, imageEncoder }.');
@@ -293,10 +292,12 @@ export async function openMemory(name: string, options: OpenMemoryOptions = {}):
   const ownsWorker = given === undefined;
   let wordVectors: WordVectors | undefined;
   let lost: () => Promise<void> = async () => {};
+  /** What unlocks the memory now: a reload after another tab's write must use the passphrase `changePassphrase` set. */
+  let encryption = options.encryption;
 
   const open = async (): Promise<{ memory: Memory; storage: MemoryStorage }> => {
     const plain: MemoryStorage = storageKind === 'memory' ? createInMemoryStorage() : await createIdbStorage(name, { concurrentAdds, onTerminated: () => void lost() });
-    const storage = options.encryption ? await sealStorageKeeping(plain as IdbMemoryStorage, options.encryption, ['name', 'revision', 'onRemoteChange', 'compact']) : plain;
+    const storage = encryption ? await sealStorageKeeping(plain as IdbMemoryStorage, encryption, ['name', 'revision', 'onRemoteChange', 'compact']) : plain;
     try {
       const memory = await createMemory({
         textEncoder: encoders.textEncoder,
@@ -404,8 +405,11 @@ export async function openMemory(name: string, options: OpenMemoryOptions = {}):
     worker,
     export: (exportOptions?: ExportOptions) => exportMemory(current.memory, exportOptions),
     changePassphrase: async (currentPassphrase: string, next: string) => {
-      if (!options.encryption) throw new VmemError('INVALID_INPUT', `Memory "${name}" was opened without encryption; it has no passphrase to change.`);
-      await inTurn(() => (current.storage as MemoryStorage & EncryptedStorageControls).changePassphrase(currentPassphrase, next));
+      if (!encryption) throw new VmemError('INVALID_INPUT', `Memory "${name}" was opened without encryption; it has no passphrase to change.`);
+      await inTurn(async () => {
+        await (current.storage as MemoryStorage & EncryptedStorageControls).changePassphrase(currentPassphrase, next);
+        encryption = { passphrase: next };
+      });
     },
     close,
     ...writes,

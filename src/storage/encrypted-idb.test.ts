@@ -1,6 +1,6 @@
 /** Encrypted IndexedDB memories through `vmem/browser`, over fake-indexeddb (e2e/encryption.spec.ts runs the same scan in Chromium). */
 import 'fake-indexeddb/auto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { deleteMemory, encryptMemory, importMemory, openMemory, type BrowserMemory } from 'vmem/browser';
 import { createHashTextEncoder } from '../testing/hash-encoder.js';
 
@@ -133,5 +133,20 @@ describe('an encrypted IndexedDB memory', () => {
     names.add('copy-e');
     await importMemory('copy-e', file, { encryption: { passphrase: 'own' } });
     expect((await (await open('copy-e', 'own')).get('zqidmarker1'))?.assistant.text).toBe('Cosy zqreplymarker!');
+  });
+
+  it('writes the sealed facts cache with an add, so a page that never closes the memory still opens it from the cache', async () => {
+    const writer = await open('cache-no-close', 'cached');
+    await writer.add(Array.from({ length: 300 }, (_, at) => ({ id: `r${at}`, user: { text: `Round ${at} about the garden` } })));
+    // Another tab opens it while the first never closed: every round's facts come from the cache, not one decryption each.
+    const decrypt = vi.spyOn(crypto.subtle, 'decrypt');
+    try {
+      const reader = await open('cache-no-close', 'cached');
+      expect(reader.size).toBe(300);
+      expect(decrypt).toHaveBeenCalled();
+      expect(decrypt.mock.calls.length).toBeLessThan(20);
+    } finally {
+      decrypt.mockRestore();
+    }
   });
 });

@@ -5,21 +5,23 @@
  *
  * - A round becomes a round named by the HMAC of its id, with seq kept (the order of writes shows
  *   anyway), no session, time, images or meta of its own; its body (the real round, sealed) rides in
- *   `user.text`, its facts (sealed) in `meta.facts`, and units not indexed yet in one carrier unit.
+ *   `assistant.text` (a store reads `user.text` for the round's facts: base64 there only costs it),
+ *   its facts (sealed) in `meta.facts`, and units not indexed yet in one carrier unit.
  * - An image is stored under the HMAC of its id, its type and bytes sealed together.
- * - A segment is stored under the HMAC of its name, sealed; the commit names the stored segments
- *   (so the store can drop unnamed ones) and carries the real commit sealed.
+ * - A segment is stored under the HMAC of its name, sealed; each entry of the commit names a stored
+ *   segment (so the store can drop unnamed ones) and carries the real entry, sealed under that name,
+ *   so a store can join another tab's commit and this one's new entries (`concurrentAdds: 'merge'`).
  * - The manifest keeps the key record (readable: it is what unlocks) and the real manifest, sealed.
  * Each record is sealed under its kind and stored id (see sealer.ts), so one moved onto another fails.
  */
 import { errorCode, VmemError } from '../errors.js';
 import type { ProgressCallback } from '../progress.js';
 import type { StoredRound, StoredUnit } from '../types.js';
-import { FactsCache } from './facts-cache.js';
+import { FactsCache, isCacheEntry } from './facts-cache.js';
 import { assertStorablePictures, SEALED_IMAGE_TYPE } from './picture-check.js';
 import { fromBase64, toBase64 } from '../util/byte-text.js';
 import { createDataKey, SealError, unwrapDataKey, wrapDataKey, type DataKey, type KeyRecord, type Sealer, type Unlock } from './sealer.js';
-import { roundFacts, type IndexChange, type IndexCommit, type Manifest, type MemoryStorage, type RoundFacts, type RoundRecord, type StorageState, type StoredImage } from './types.js';
+import { roundFacts, type CommittedSegment, type IndexChange, type IndexCommit, type Manifest, type MemoryStorage, type RoundFacts, type RoundRecord, type StorageState, type StoredImage } from './types.js';
 
 /** What the store's manifest says of the encoders: the real ones are sealed. */
 const HIDDEN_ENCODERS = { text: { id: 'sealed', dimension: 0 } } as const;
@@ -135,6 +137,10 @@ class SealedStorage implements MemoryStorage, EncryptedStorageControls {
   private readonly factsCache = new FactsCache();
   /** The commit as the store holds it (stored segment names, the real commit sealed), after the last write. */
   private storedCommit: IndexCommit | undefined;
+  /** The sealed text of each entry of the last commit written, by the entry's JSON. */
+  private sealedEntries = new Map<string, string>();
+  /** Segments `open` started reading and decrypting, by real id, until the memory asks for them. */
+  private readonly prefetched = new Map<string, Promise<Uint8Array | undefined>>();
 
   constructor(inner: MemoryStorage, key: DataKey, record: KeyRecord) {
     this.inner = inner;
@@ -152,7 +158,7 @@ class SealedStorage implements MemoryStorage, EncryptedStorageControls {
   async finishEncrypting(onProgress: ProgressCallback | undefined): Promise<void> {
     const state = await this.inner.open();
     let commit = state.index;
-    if (commit && commit.sealed === undefined) {
+    if (commit && commit.sealed === undefined && !commit.segments.some((segment) => segment.sealed !== undefined)) {
       const ids = commit.segments.map((segment) => segment.id);
       const bytes = await this.inner.readSegments(ids);
       const add = ids.flatMap((id, at) => (bytes[at] ? [{ id, bytes: bytes[at]! }] : []));
@@ -218,32 +224,72 @@ class SealedStorage implements MemoryStorage, EncryptedStorageControls {
   async open(): Promise<StorageState> {
     const state = await this.inner.open();
     this.storedCommit = state.index;
-    await this.factsCache.load(this.inner, this.sealer, state.index);
-    const rounds = await Promise.all(
-      state.rounds.map(async (carrier) => {
-        const sealed = carrier.meta?.facts;
-        if (typeof sealed !== 'string') throw this.damaged(`the round stored as ${carrier.id} has no sealed facts`);
-        const facts =
-          this.factsCache.lookup(carrier.id, sealed) ??
-          (JSON.parse(await this.openText('facts', carrier.id, sealed, () => `the facts of the round stored as ${carrier.id} (position ${carrier.seq})`)) as RoundFacts);
+    // Every stored segment is read at once, as the store's commit names them (the store may have
+    // them read already), and decrypted (in the cipher worker, in a page) while the facts are opened.
+    const storedIds = state.index?.segments.map((segment) => segment.id) ?? [];
+    const reading = storedIds.length > 0 ? this.inner.readSegments(storedIds) : Promise.resolve([]);
+    const storedBytes = (storedId: string) => reading.then((bytes) => bytes[storedIds.indexOf(storedId)]);
+    reading.catch(() => undefined);
+    // The facts cache is asked for first, so that it is decrypted first: the facts are opened while the segments decrypt.
+    const cacheLoaded = this.factsCache.load(this.sealer, state.index, storedBytes);
+    cacheLoaded.catch(() => undefined);
+    const index = state.index ? await this.openCommit(state.index) : undefined;
+    this.prefetched.clear();
+    for (const segment of index?.segments ?? []) {
+      const opened = this.sealer.storedId('segment', segment.id).then(async (storedId) => {
+        const bytes = await storedBytes(storedId);
+        // The store's bytes are ours to give away (`MemoryStorage.readSegments`).
+        return bytes && this.sealer.open('segment', storedId, bytes, true).catch(() => undefined);
+      });
+      // Its failure reaches the memory when it reads the segment; none is left unhandled meanwhile.
+      opened.catch(() => undefined);
+      this.prefetched.set(segment.id, opened);
+    }
+    await cacheLoaded;
+    // Parsing the cache took a task's worth of the page's main thread: let it paint before the facts are matched.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const rounds: RoundFacts[] = [];
+    const uncached: Promise<void>[] = [];
+    for (const [at, carrier] of state.rounds.entries()) {
+      const sealed = carrier.meta?.facts;
+      if (typeof sealed !== 'string') {
+        // Rejected with the rest, so no decryption still running is left unhandled.
+        uncached.push(Promise.reject(this.damaged(`the round stored as ${carrier.id} has no sealed facts`)));
+        continue;
+      }
+      const found = (facts: RoundFacts) => {
         this.factsCache.remember(carrier.id, sealed, facts);
         this.roundIdOf.set(carrier.id, facts.id);
         // The store may renumber rounds (a write merged after another tab's); its seq is the one that counts.
-        return { ...facts, seq: carrier.seq };
-      }),
-    );
+        rounds[at] = { ...facts, seq: carrier.seq };
+      };
+      const cached = this.factsCache.lookup(carrier.id, sealed);
+      if (cached) found(cached);
+      else {
+        const what = () => `the facts of the round stored as ${carrier.id} (position ${carrier.seq})`;
+        uncached.push(this.openText('facts', carrier.id, sealed, what).then((json) => found(JSON.parse(json) as RoundFacts)));
+      }
+    }
+    await Promise.all(uncached);
     return {
       rounds,
-      index: state.index ? await this.openCommit(state.index) : undefined,
+      index,
       unindexed: state.unindexed.map((id) => this.roundIdOf.get(id)!),
     };
   }
 
   async readSegments(ids: readonly string[]): Promise<(Uint8Array | undefined)[]> {
+    const early = ids.map((id) => this.prefetched.get(id));
+    for (const id of ids) this.prefetched.delete(id);
+    if (early.every((bytes) => bytes !== undefined)) return Promise.all(early);
+    return this.readSealedSegments(ids);
+  }
+
+  private async readSealedSegments(ids: readonly string[]): Promise<(Uint8Array | undefined)[]> {
     const storedIds = await Promise.all(ids.map((id) => this.sealer.storedId('segment', id)));
     const sealed = await this.inner.readSegments(storedIds);
     // A segment that fails to authenticate is read as missing: the memory rebuilds it from the rounds.
-    return Promise.all(sealed.map((bytes, at) => (bytes ? this.sealer.open('segment', storedIds[at]!, bytes).catch(() => undefined) : undefined)));
+    return Promise.all(sealed.map((bytes, at) => (bytes ? this.sealer.open('segment', storedIds[at]!, bytes, true).catch(() => undefined) : undefined)));
   }
 
   async readUnits(roundIds: readonly string[]): Promise<StoredUnit[]> {
@@ -263,7 +309,9 @@ class SealedStorage implements MemoryStorage, EncryptedStorageControls {
     return Promise.all(
       carriers.map(async (carrier, at) => {
         if (!carrier) return undefined;
-        const round = JSON.parse(await this.openText('round', carrier.id, carrier.user.text, () => `round "${roundIds[at]}"`)) as StoredRound;
+        // Memories sealed by vmem before the body moved to `assistant.text` keep it in `user.text`.
+        const body = carrier.assistant.text || carrier.user.text;
+        const round = JSON.parse(await this.openText('round', carrier.id, body, () => `round "${roundIds[at]}"`)) as StoredRound;
         return { ...round, seq: carrier.seq };
       }),
     );
@@ -273,8 +321,12 @@ class SealedStorage implements MemoryStorage, EncryptedStorageControls {
     // The pictures are checked here, while readable; the store below sees sealed bytes only.
     assertStorablePictures(records);
     const carriers = await Promise.all(records.map((record) => this.carrierRecord(record)));
-    const change = index && (await this.sealChange(index));
+    let change = index && (await this.sealChange(index));
+    // A stale facts cache is written again with the rounds: a page that never calls close() would otherwise never write one.
+    const cache = change && this.factsCache.stale ? await this.factsCache.fresh(this.sealer, change.commit) : undefined;
+    if (change && cache) change = { add: [...change.add, cache.segment], commit: cache.commit };
     await this.inner.putRounds(carriers, change);
+    cache?.adopt();
     if (change) this.storedCommit = change.commit;
   }
 
@@ -319,8 +371,8 @@ class SealedStorage implements MemoryStorage, EncryptedStorageControls {
     try {
       if (this.factsCache.stale && this.storedCommit) {
         const fresh = await this.factsCache.fresh(this.sealer, this.storedCommit);
-        await this.inner.writeIndex({ add: [fresh.segment], commit: fresh.commit }).catch((error: unknown) => {
-          // Another tab wrote meanwhile: its commit is newer, and it writes its own cache when it closes.
+        await this.inner.writeIndex({ add: [fresh.segment], commit: fresh.commit }).then(fresh.adopt, (error: unknown) => {
+          // Another tab wrote meanwhile: its commit is newer, and it writes its own cache with its next add.
           if (errorCode(error) !== 'MEMORY_LOCKED') throw error;
         });
       }
@@ -347,8 +399,8 @@ class SealedStorage implements MemoryStorage, EncryptedStorageControls {
       seq: round.seq,
       sessionId: '',
       timestamp: 0,
-      user: { text: await this.sealer.sealText('round', id, JSON.stringify(round)), images: [] },
-      assistant: { text: '', images: [] },
+      user: { text: '', images: [] },
+      assistant: { text: await this.sealer.sealText('round', id, JSON.stringify(round)), images: [] },
       meta: { facts: sealedFacts },
     };
     const units: StoredUnit[] = [];
@@ -377,13 +429,33 @@ class SealedStorage implements MemoryStorage, EncryptedStorageControls {
         return { id, bytes: await this.sealer.seal('segment', id, segment.bytes) };
       }),
     );
-    const segments = await Promise.all(change.commit.segments.map(async (segment) => ({ id: await this.sealer.storedId('segment', segment.id), rounds: 0, dead: [] })));
-    return { add, commit: { segments: this.factsCache.withCache(segments), sealed: await this.sealer.sealText('commit', '', JSON.stringify(change.commit)) } };
+    const sealedBefore = this.sealedEntries;
+    this.sealedEntries = new Map();
+    const segments = await Promise.all(
+      change.commit.segments.map(async (segment) => {
+        const id = await this.sealer.storedId('segment', segment.id);
+        const json = JSON.stringify(segment);
+        // Most entries are unchanged since the last write: their sealed text is reused, not sealed again.
+        const sealed = sealedBefore.get(json) ?? (await this.sealer.sealText('commit', id, json));
+        this.sealedEntries.set(json, sealed);
+        return { id, rounds: 0, dead: [], sealed };
+      }),
+    );
+    return { add, commit: { segments: this.factsCache.withCache(segments) } };
   }
 
+  /** The real commit: its entries opened one by one (or, as vmem first stored it, the whole commit sealed in one). */
   private async openCommit(stored: IndexCommit): Promise<IndexCommit> {
-    if (stored.sealed === undefined) throw this.damaged('the index commit is not sealed');
-    return JSON.parse(await this.openText('commit', '', stored.sealed, () => 'the index commit')) as IndexCommit;
+    if (stored.sealed !== undefined) return JSON.parse(await this.openText('commit', '', stored.sealed, () => 'the index commit')) as IndexCommit;
+    const segments = await Promise.all(
+      stored.segments
+        .filter((segment) => !isCacheEntry(segment))
+        .map(async (segment) => {
+          if (segment.sealed === undefined) throw this.damaged(`the index commit's entry ${segment.id} is not sealed`);
+          return JSON.parse(await this.openText('commit', segment.id, segment.sealed, () => `the index commit's entry ${segment.id}`)) as CommittedSegment;
+        }),
+    );
+    return { segments };
   }
 
   private async openText(kind: string, id: string, sealed: string, what: () => string): Promise<string> {

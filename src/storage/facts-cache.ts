@@ -4,11 +4,11 @@
  * second. So an encrypted store also keeps, as one extra sealed segment named in its commit, the
  * facts of all rounds as of some write, each under its round's stored id and the end of its sealed
  * facts (the GCM tag). A round whose sealed facts changed since is not found in it and is opened on
- * its own; the cache is written again when that grows to `STALE_ROUNDS`. It is a cache: losing it
- * only slows the next open.
+ * its own; once that grows to `STALE_ROUNDS`, the cache is written again with the next add (or when
+ * the memory closes). It is a cache: losing it only slows the next open.
  */
 import type { Sealer } from './sealer.js';
-import type { CommittedSegment, IndexCommit, MemoryStorage, RoundFacts } from './types.js';
+import type { CommittedSegment, IndexCommit, RoundFacts } from './types.js';
 
 /** Rounds opened on their own before a fresh cache is worth its write (a few hundred records cost a few ms each way). */
 const STALE_ROUNDS = 256;
@@ -16,44 +16,70 @@ const STALE_ROUNDS = 256;
 const CACHE_MARK = -1;
 const KIND = 'facts-cache';
 
-/** A round's entry: its stored id and the last characters of its sealed facts (the GCM tag is in them). */
-function entryKey(storedId: string, sealedFacts: string): string {
-  return `${storedId}:${sealedFacts.slice(-32)}`;
+/** Whether an entry of the store's commit is the cache rather than an index segment. */
+export function isCacheEntry(segment: CommittedSegment): boolean {
+  return segment.rounds === CACHE_MARK;
+}
+
+/** What tells one version of a round's sealed facts from another: their last characters (the GCM tag is in them). */
+function tagOf(sealedFacts: string): string {
+  return sealedFacts.slice(-32);
+}
+
+/** Stored round ids are 64 hex digits; an entry's key on disk is `<stored id>:<tag>`. */
+const STORED_ID_LENGTH = 64;
+
+interface Entry {
+  readonly tag: string;
+  readonly facts: RoundFacts;
 }
 
 export class FactsCache {
-  private cached = new Map<string, RoundFacts>();
-  /** Every round's current entry, by stored id, once the memory was opened. */
-  private readonly current = new Map<string, { readonly key: string; readonly facts: RoundFacts }>();
+  /** The cache as read or last written, by stored round id. */
+  private cached = new Map<string, Entry>();
+  /** Every round's current entry, by stored id, once the memory was opened; `missing` counts those the cache lacks. */
+  private readonly current = new Map<string, Entry & { readonly cached: boolean }>();
+  private missing = 0;
   private segmentId: string | undefined;
   private opened = false;
 
-  /** Reads the cache the commit names, if any. A cache that fails to authenticate is ignored: every round is then opened on its own. */
-  async load(inner: MemoryStorage, sealer: Sealer, commit: IndexCommit | undefined): Promise<void> {
+  /** Reads (with `read`, by stored segment id) the cache the commit names, if any. A cache that fails to authenticate is ignored: every round is then opened on its own. */
+  async load(sealer: Sealer, commit: IndexCommit | undefined, read: (storedId: string) => Promise<Uint8Array | undefined>): Promise<void> {
     this.opened = true;
-    this.segmentId = commit?.segments.find((segment) => segment.rounds === CACHE_MARK)?.id;
+    this.segmentId = commit?.segments.find(isCacheEntry)?.id;
     if (!this.segmentId) return;
-    const [bytes] = await inner.readSegments([this.segmentId]);
+    const bytes = await read(this.segmentId);
     if (!bytes) return;
-    const plain = await sealer.open(KIND, this.segmentId, bytes).catch(() => undefined);
-    if (plain) this.cached = new Map(JSON.parse(new TextDecoder().decode(plain)) as [string, RoundFacts][]);
+    const plain = await sealer.open(KIND, this.segmentId, bytes, true).catch(() => undefined);
+    if (!plain) return;
+    const entries = JSON.parse(new TextDecoder().decode(plain)) as [string, RoundFacts][];
+    this.cached = new Map(entries.map(([key, facts]) => [key.slice(0, STORED_ID_LENGTH), { tag: key.slice(STORED_ID_LENGTH + 1), facts }]));
   }
 
   lookup(storedId: string, sealedFacts: string): RoundFacts | undefined {
-    return this.cached.get(entryKey(storedId, sealedFacts));
+    const entry = this.cached.get(storedId);
+    return entry && entry.tag === tagOf(sealedFacts) ? entry.facts : undefined;
   }
 
   remember(storedId: string, sealedFacts: string, facts: RoundFacts): void {
-    this.current.set(storedId, { key: entryKey(storedId, sealedFacts), facts });
+    const tag = tagOf(sealedFacts);
+    const cached = this.cached.get(storedId)?.tag === tag;
+    const before = this.current.get(storedId);
+    if (before && !before.cached) this.missing--;
+    this.current.set(storedId, { tag, facts, cached });
+    if (!cached) this.missing++;
   }
 
   forget(storedId: string): void {
+    const entry = this.current.get(storedId);
+    if (entry && !entry.cached) this.missing--;
     this.current.delete(storedId);
   }
 
   clear(): void {
     this.cached.clear();
     this.current.clear();
+    this.missing = 0;
     this.segmentId = undefined;
   }
 
@@ -64,20 +90,28 @@ export class FactsCache {
 
   /** Whether enough rounds miss the cache that a fresh one is worth writing. */
   get stale(): boolean {
-    if (!this.opened) return false;
-    let missing = 0;
-    for (const { key } of this.current.values()) if (!this.cached.has(key)) missing++;
-    return missing >= STALE_ROUNDS || this.cached.size > this.current.size + STALE_ROUNDS;
+    return this.opened && (this.missing >= STALE_ROUNDS || this.cached.size > this.current.size + STALE_ROUNDS);
   }
 
-  /** A fresh cache of every round's current facts, sealed, and the store's commit naming it in place of the old one. */
-  async fresh(sealer: Sealer, commit: IndexCommit): Promise<{ segment: { id: string; bytes: Uint8Array }; commit: IndexCommit }> {
+  /**
+   * A fresh cache of every round's current facts, sealed, and the store's commit naming it in place
+   * of the old one. Call `adopt` once the store holds them.
+   */
+  async fresh(sealer: Sealer, commit: IndexCommit): Promise<{ segment: { id: string; bytes: Uint8Array }; commit: IndexCommit; adopt(): void }> {
     const id = [...crypto.getRandomValues(new Uint8Array(32))].map((byte) => byte.toString(16).padStart(2, '0')).join('');
-    const entries = [...this.current.values()].map(({ key, facts }) => [key, facts] as const);
-    const bytes = await sealer.seal(KIND, id, new TextEncoder().encode(JSON.stringify(entries)));
-    this.cached = new Map(entries);
-    this.segmentId = id;
-    const segments = commit.segments.filter((segment) => segment.rounds !== CACHE_MARK);
-    return { segment: { id, bytes }, commit: { ...commit, segments: this.withCache(segments) } };
+    const current = [...this.current];
+    const bytes = await sealer.seal(KIND, id, new TextEncoder().encode(JSON.stringify(current.map(([storedId, { tag, facts }]) => [`${storedId}:${tag}`, facts]))));
+    const segments = commit.segments.filter((segment) => !isCacheEntry(segment));
+    const adopt = () => {
+      this.cached = new Map(current.map(([storedId, { tag, facts }]) => [storedId, { tag, facts }]));
+      this.missing = 0;
+      for (const [storedId, entry] of this.current) {
+        const cached = this.cached.get(storedId)?.tag === entry.tag;
+        if (!cached) this.missing++;
+        this.current.set(storedId, { ...entry, cached });
+      }
+      this.segmentId = id;
+    };
+    return { segment: { id, bytes }, commit: { ...commit, segments: [...segments, { id, rounds: CACHE_MARK, dead: [] }] }, adopt };
   }
 }

@@ -45,7 +45,8 @@ export function createInMemoryStorage(): MemoryStorage {
       return { rounds: ordered.map(roundFacts), index, unindexed: ordered.filter((round) => unindexed.has(round.id)).map((round) => round.id) };
     },
     async readSegments(ids) {
-      return ids.map((id) => segments.get(id));
+      // A copy: the caller may transfer what it gets (see `MemoryStorage.readSegments`).
+      return ids.map((id) => segments.get(id)?.slice());
     },
     async readUnits(roundIds) {
       return roundIds.flatMap((id) => unindexed.get(id) ?? []);

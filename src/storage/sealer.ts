@@ -4,11 +4,12 @@
  * that encrypts each record with AES-256-GCM (WebCrypto, in browsers and Node alike) under a fresh
  * 96-bit nonce, its kind and id bound in as additional data, so a record moved to another id or
  * kind fails to authenticate. Ids that could tell something (round ids are the app's own) are
- * stored as an HMAC-SHA-256 of the id under a key derived from the data key.
+ * stored as an HMAC-SHA-256 of the id under a key derived from the data key. In a page, Argon2id and
+ * the large records' AES-GCM run in the cipher worker (cipher-thread.ts).
  */
-import { argon2id } from 'hash-wasm';
 import { VmemError } from '../errors.js';
 import { fromBase64, toBase64, toHex } from '../util/byte-text.js';
+import { aesGcm, argon2idBytes } from './cipher-thread.js';
 
 /** How an encrypted memory is unlocked: a passphrase, or an AES-GCM `CryptoKey` the app keeps itself (usages `encrypt` and `decrypt`). */
 export type Unlock = { readonly passphrase: string } | { readonly key: CryptoKey };
@@ -59,8 +60,11 @@ export class SealError extends Error {}
 export interface Sealer {
   /** `[version, nonce(12), ciphertext + tag(16)]`; `kind` and `id` must be given again to open it. */
   seal(kind: string, id: string, plain: Uint8Array): Promise<Uint8Array>;
-  /** @throws SealError when the bytes fail to authenticate under this kind and id */
-  open(kind: string, id: string, sealed: Uint8Array): Promise<Uint8Array>;
+  /**
+   * `owned`: nobody reads `sealed` afterwards, so in a page its buffer may move to the cipher worker uncopied.
+   * @throws SealError when the bytes fail to authenticate under this kind and id
+   */
+  open(kind: string, id: string, sealed: Uint8Array, owned?: boolean): Promise<Uint8Array>;
   sealText(kind: string, id: string, text: string): Promise<string>;
   openText(kind: string, id: string, sealed: string): Promise<string>;
   /** The stored name of `id`: 64 hex digits of HMAC-SHA-256 under the memory's id key. Cached. */
@@ -120,14 +124,13 @@ async function wrappingKey(unlock: Unlock, kdf: KeyRecord['kdf']): Promise<Crypt
   }
   if (typeof unlock.passphrase !== 'string' || unlock.passphrase === '') throw new VmemError('INVALID_INPUT', 'The passphrase must be a non-empty string.');
   if (kdf.name !== 'argon2id') throw new VmemError('INVALID_INPUT', 'This memory is locked with a key, not a passphrase.');
-  const bytes = await argon2id({
+  const bytes = await argon2idBytes({
     password: unlock.passphrase.normalize('NFC'),
     salt: fromBase64(kdf.salt),
     iterations: kdf.iterations,
     parallelism: kdf.parallelism,
     memorySize: kdf.memoryKiB,
     hashLength: KEY_BYTES,
-    outputType: 'binary',
   });
   return crypto.subtle.importKey('raw', bytes as Uint8Array<ArrayBuffer>, 'AES-GCM', false, ['encrypt', 'decrypt']);
 }
@@ -144,16 +147,18 @@ async function sealerOf(raw: Uint8Array): Promise<Sealer> {
 
   const seal = async (kind: string, id: string, plain: Uint8Array): Promise<Uint8Array> => {
     const nonce = crypto.getRandomValues(new Uint8Array(NONCE_BYTES));
-    const sealed = await crypto.subtle.encrypt({ name: 'AES-GCM', iv: nonce, additionalData: aad(kind, id) }, recordKey, plain as Uint8Array<ArrayBuffer>);
+    const sealed = await aesGcm('encrypt', { name: 'AES-GCM', iv: nonce, additionalData: aad(kind, id) }, recordKey, plain as Uint8Array<ArrayBuffer>);
     return concat(Uint8Array.of(SEALED_VERSION), nonce, new Uint8Array(sealed));
   };
-  const open = async (kind: string, id: string, sealed: Uint8Array): Promise<Uint8Array> => {
+  const open = async (kind: string, id: string, sealed: Uint8Array, owned = false): Promise<Uint8Array> => {
     if (sealed.byteLength < 1 + NONCE_BYTES + 16 || sealed[0] !== SEALED_VERSION) throw new SealError(`not a sealed ${kind} record`);
     try {
-      const plain = await crypto.subtle.decrypt(
-        { name: 'AES-GCM', iv: sealed.subarray(1, 1 + NONCE_BYTES) as Uint8Array<ArrayBuffer>, additionalData: aad(kind, id) },
+      const plain = await aesGcm(
+        'decrypt',
+        { name: 'AES-GCM', iv: sealed.slice(1, 1 + NONCE_BYTES), additionalData: aad(kind, id) },
         recordKey,
         sealed.subarray(1 + NONCE_BYTES) as Uint8Array<ArrayBuffer>,
+        owned,
       );
       return new Uint8Array(plain);
     } catch (error) {

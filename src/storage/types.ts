@@ -93,12 +93,14 @@ export interface CommittedSegment {
   readonly rounds: number;
   /** Local numbers (0-based, within the segment) of its rounds that were forgotten or replaced since. */
   readonly dead: readonly number[];
+  /** In an encrypted memory's store: this entry of the real commit, sealed (base64); `id` is then the stored segment's name. */
+  readonly sealed?: string;
 }
 
 /** Which segments make up the index now, in order (Lucene's SegmentInfos). */
 export interface IndexCommit {
   readonly segments: readonly CommittedSegment[];
-  /** In an encrypted memory's store: the real commit, sealed (base64); `segments` then only names the stored segments. */
+  /** In what an encrypted memory stored before its commit was sealed entry by entry (see `CommittedSegment.sealed`): the real commit, sealed (base64). */
   readonly sealed?: string;
 }
 
@@ -135,7 +137,10 @@ export interface MemoryStorage {
   writeManifest(manifest: Manifest): Promise<void>;
   /** The facts of every round and the index commit: all that opening reads besides the segments. */
   open(): Promise<StorageState>;
-  /** The bytes of these segments, in order (undefined for one it does not hold: the memory rebuilds it). */
+  /**
+   * The bytes of these segments, in order (undefined for one it does not hold: the memory rebuilds
+   * it). They are the caller's: it may transfer them to a worker, so a store never hands out bytes it keeps.
+   */
   readSegments(ids: readonly string[]): Promise<(Uint8Array | undefined)[]>;
   /** The units, vectors included, of rounds stored without the index (`StorageState.unindexed`). */
   readUnits(roundIds: readonly string[]): Promise<StoredUnit[]>;
