@@ -122,8 +122,15 @@ export function contentTerms(text: string): string[] {
   return (text.toLowerCase().match(/[a-z0-9]+/g) ?? []).filter((word) => word.length > 2 && !STOP.has(word)).map(stem);
 }
 
+/**
+ * "-ies" becomes "-y", then the longest of "-ing", "-ed", "-es", "-s" goes; a word that would be left
+ * empty stays whole. Suffix tests rather than regular expressions: confidence stems every word of the
+ * rounds it reads, on every question.
+ */
 function stem(word: string): string {
-  return word.replace(/(?:ies)$/, 'y').replace(/(?:ing|ed|es|s)$/, '') || word;
+  const base = word.endsWith('ies') ? `${word.slice(0, -3)}y` : word;
+  const cut = base.endsWith('ing') ? 3 : base.endsWith('ed') || base.endsWith('es') ? 2 : base.endsWith('s') ? 1 : 0;
+  return base.slice(0, base.length - cut) || word;
 }
 
 /** Sentences that state something: not ending in a question mark. */

@@ -44,19 +44,20 @@ function positionsBySession(history: readonly HistoryPosition[]): (sessionId: st
  */
 export function selectScored(history: readonly HistoryPosition[], indexOf: ReadonlyMap<string, number>, k: number, scored: ScoredContext): ContextSelection {
   const { evidence, radius, neighbourShare, sessionShare, admit, sessionPositions } = scored;
+  // The evidence by history position, looked up once per round (neighbours read it by position).
+  const evidenceAt = new Map<number, number>();
   const sessionBest = new Map<string, { roundId: string; score: number }>();
   for (const [roundId, score] of evidence) {
     const at = indexOf.get(roundId);
     if (at === undefined) continue;
+    evidenceAt.set(at, score);
     const session = history[at]!.sessionId;
     const best = sessionBest.get(session);
     if (!best || score > best.score) sessionBest.set(session, { roundId, score });
   }
   // Only rounds near some evidence can score above zero; look at those alone.
   const candidates = new Set<number>();
-  for (const roundId of evidence.keys()) {
-    const at = indexOf.get(roundId);
-    if (at === undefined) continue;
+  for (const at of evidenceAt.keys()) {
     for (let offset = -radius; offset <= radius; offset++) if (history[at + offset]?.sessionId === history[at]!.sessionId) candidates.add(at + offset);
   }
   if (sessionShare > 0) {
@@ -78,11 +79,11 @@ export function selectScored(history: readonly HistoryPosition[], indexOf: Reado
   for (const at of candidates) {
     const round = history[at]!;
     if (admit && !admit(round.id)) continue;
-    let score = evidence.get(round.id) ?? 0;
+    let score = evidenceAt.get(at) ?? 0;
     for (let offset = 1; offset <= radius; offset++) {
-      for (const other of [history[at - offset], history[at + offset]]) {
-        if (other && other.sessionId === round.sessionId) score += neighbourShare * (evidence.get(other.id) ?? 0);
-      }
+      // Before, then after: the sum's order stays fixed.
+      if (history[at - offset]?.sessionId === round.sessionId) score += neighbourShare * (evidenceAt.get(at - offset) ?? 0);
+      if (history[at + offset]?.sessionId === round.sessionId) score += neighbourShare * (evidenceAt.get(at + offset) ?? 0);
     }
     score += sessionShare * (sessionBest.get(round.sessionId)?.score ?? 0);
     if (score > 0) ranked.push({ at, score });

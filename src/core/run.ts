@@ -112,7 +112,9 @@ export function rankPlan(indexView: IndexView, plan: QueryPlan, query: EncodedQu
   const rankings: SignalRanking[] = [];
   for (const signal of plan.signals) {
     for (const search of signal.searches) {
-      const hits = runSearch(view, query, search, scopes.accept(signal.scope), unitLevel ? pool : pool * 4, options, scopes);
+      // Unit hits collapse into rounds, so a round ranking asks for more of them than it keeps.
+      const limit = unitLevel || ranksWholeRounds(search, options) ? pool : pool * 4;
+      const hits = runSearch(view, query, search, scopes.accept(signal.scope), limit, options, scopes);
       if (hits === undefined) continue;
       rankings.push({
         signal: signal.signal,
@@ -266,6 +268,15 @@ function runSearch(
     case 'image-echo':
       return echoSearch(view, scopes.imageHits(), limit, accept);
   }
+}
+
+/**
+ * A search whose hits are whole rounds, one each (BM25 over rounds, similar words): its first `pool`
+ * hits are the ranking, so it is not asked for more (the search is exact, so they are the same ones).
+ */
+function ranksWholeRounds(search: PlannedSearch, options: NormalizedRetrievalOptions): boolean {
+  if (options.granularity !== 'round') return false;
+  return search.source === 'similar-words' || (search.source === 'bm25' && options.bm25Over === 'round');
 }
 
 function textOf(query: EncodedQuery, input: QueryInput): string | undefined {

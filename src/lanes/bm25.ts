@@ -184,13 +184,27 @@ export interface Bm25Hit {
   readonly score: number;
 }
 
+interface Statistics {
+  /** Live documents, and their summed lengths. */
+  readonly docs: number;
+  readonly length: number;
+  readonly liveOfPart: readonly number[];
+  /** BM25's factor of a term in a document of each length (index: the document's distinct tokens). */
+  readonly factorOf: Float64Array;
+}
+
 interface Term {
   /** How many query tokens are this term (Orama adds a repeated token's score once per repeat). */
   times: number;
   readonly lists: { part: number; term: number }[];
+  /** Per part: the term's index in it, -1 where the part does not hold it. */
+  readonly termOfPart: Int32Array;
   idf: number;
   bound: number;
 }
+
+/** Steps a galloping probe costs against reading one posting, roughly: below that share of a list, probing wins. */
+const GALLOP_COST = 8;
 
 const UNSEEN = 0;
 const CANDIDATE = 1;
@@ -204,7 +218,7 @@ export class Bm25Index {
   private parts: Bm25Part[] = [];
   private bases: number[] = [];
   private total = 0;
-  private stats: { docs: number; length: number; liveOfPart: number[] } | undefined;
+  private stats: Statistics | undefined;
   private scores = new Float64Array(0);
   private state = new Uint8Array(0);
   // Scratch lists reused by every search: a common word touches most documents, and fresh arrays
@@ -260,12 +274,10 @@ export class Bm25Index {
    * part, then the earlier document). `accept` filters by slot, asked once per document reached.
    */
   search(tokens: readonly string[], limit: number, accept?: (slot: number) => boolean): Bm25Hit[] {
-    const { docs: docsCount, length, liveOfPart } = this.statistics();
+    const { docs: docsCount, length, liveOfPart, factorOf } = this.statistics();
     if (docsCount === 0 || limit <= 0 || tokens.length === 0) return [];
     const { k: K, b: B, d: D } = this.parameters;
     const avg = length / docsCount;
-    // Orama's BM25 (components/algorithms.js), written the same way so scores match it.
-    const factor = (tf: number, fieldLength: number) => (D + tf * (K + 1)) / (tf + K * (1 - B + (B * fieldLength) / avg));
 
     const byToken = new Map<string, Term>();
     for (const token of tokens) {
@@ -288,8 +300,10 @@ export class Bm25Index {
       });
       if (lists.length === 0) continue;
       const idf = Math.log(1 + (docsCount - df + 0.5) / (df + 0.5));
+      const termOfPart = new Int32Array(this.parts.length).fill(-1);
+      for (const list of lists) termOfPart[list.part] = list.term;
       // A hair of slack so rounding in the bound can never undercut an exact score.
-      byToken.set(token, { times: 1, lists, idf, bound: idf * factor(1 / shortest, shortest) * (1 + 1e-12) });
+      byToken.set(token, { times: 1, lists, termOfPart, idf, bound: idf * factorOf[shortest]! * (1 + 1e-12) });
     }
     if (byToken.size === 0) return [];
     const terms = [...byToken.values()].map((term) => ({ ...term, bound: term.bound * term.times })).sort((a, b) => b.bound - a.bound);
@@ -330,8 +344,7 @@ export class Bm25Index {
               scores[global] = 0;
               candidates.push(global);
             }
-            const fieldLength = lengths[doc]!;
-            const score = (scores[global]! += weight * factor(1 / fieldLength, fieldLength));
+            const score = (scores[global]! += weight * factorOf[lengths[doc]!]!);
             if (score > best) best = score;
           }
         }
@@ -344,28 +357,30 @@ export class Bm25Index {
 
       let pool = candidates;
       if (i < terms.length - 1) {
-        const left = rest[i]!;
         pool = this.pool;
         pool.clear();
         for (let c = 0; c < candidates.size; c++) {
           const global = candidates.data[c]!;
-          if (scores[global]! + left >= threshold) pool.push(global);
+          if (scores[global]! + rest[i]! >= threshold) pool.push(global);
           else state[global] = REJECTED;
         }
-        // The terms left only add to documents still in reach, by scanning their arrays.
+        // The terms left only add to documents still in reach. After each, the documents that can no
+        // longer reach the k-th best leave, so the reach shrinks and the longest lists (the commonest
+        // words come last) are probed for its few documents instead of read whole.
+        pool.sort();
         for (let j = i + 1; j < terms.length; j++) {
           const { lists, idf, times } = terms[j]!;
           const weight = times * idf;
-          for (const list of lists) {
-            const part = this.parts[list.part]!;
-            const base = this.bases[list.part]!;
-            const { starts, postings, lengths } = part.section;
-            for (let p = starts[list.term]!; p < starts[list.term + 1]!; p++) {
-              const doc = postings[p]!;
-              if (state[base + doc] !== CANDIDATE) continue;
-              const fieldLength = lengths[doc]!;
-              scores[base + doc]! += weight * factor(1 / fieldLength, fieldLength);
-            }
+          for (const list of lists) this.addToReach(list, weight, factorOf, pool);
+          if (j + 1 < terms.length && pool.size > limit) {
+            // With the final cut's margin for summation order, so only documents that could not be finalists leave.
+            const reach = this.kthBest(pool, limit);
+            const floor = reach - (Math.abs(reach) * 1e-9 + 1e-12);
+            pool.keep((global) => {
+              if (scores[global]! + rest[j]! >= floor) return true;
+              state[global] = REJECTED;
+              return false;
+            });
           }
         }
       }
@@ -375,32 +390,68 @@ export class Bm25Index {
       const margin = Math.abs(cut) * 1e-9 + 1e-12;
       const finalists: number[] = [];
       for (let c = 0; c < pool.size; c++) if (scores[pool.data[c]!]! >= cut - margin) finalists.push(pool.data[c]!);
-      const exact = finalists
-        .map((global) => {
-          const p = this.partOf(global);
-          const part = this.parts[p]!;
-          const doc = global - this.bases[p]!;
-          const fieldLength = part.section.lengths[doc]!;
-          let score: number | undefined;
-          for (const token of tokens) {
-            const term = byToken.get(token);
-            const list = term?.lists.find((candidate) => candidate.part === p);
-            if (!term || !list || !holds(part.section, list.term, doc)) continue;
-            const tf = 1 / fieldLength;
-            const add = (term.idf * (D + tf * (K + 1))) / (tf + K * (1 - B + (B * fieldLength) / avg));
-            score = score === undefined ? add : score + add;
-          }
-          return { key: global, score: score ?? 0, order: this.slotOrder ? this.slotOrder(part.docSlot[doc]!) : 0 };
-        });
-      exact.sort((a, b) => b.score - a.score || a.order - b.order || a.key - b.key);
-      return exact.slice(0, limit).map(({ key, score }) => {
-        const p = this.partOf(key);
+      // Per query token (a repeat adds again, as in Orama): its term's rarity and its list in each part.
+      const tokenTerms = tokens.map((token) => byToken.get(token));
+      const exact = finalists.map((global) => {
+        const p = this.partOf(global);
         const part = this.parts[p]!;
-        const doc = key - this.bases[p]!;
-        return { part, doc, slot: part.docSlot[doc]!, score };
+        const doc = global - this.bases[p]!;
+        const fieldLength = part.section.lengths[doc]!;
+        let score: number | undefined;
+        for (const term of tokenTerms) {
+          const t = term ? term.termOfPart[p]! : -1;
+          if (t < 0 || !holds(part.section, t, doc)) continue;
+          const tf = 1 / fieldLength;
+          const add = (term!.idf * (D + tf * (K + 1))) / (tf + K * (1 - B + (B * fieldLength) / avg));
+          score = score === undefined ? add : score + add;
+        }
+        return { key: global, score: score ?? 0, slot: part.docSlot[doc]! };
+      });
+      // The slot order is asked only of equal scores (it may look the round up).
+      const order = this.slotOrder;
+      exact.sort((a, b) => b.score - a.score || (order ? order(a.slot) - order(b.slot) : 0) || a.key - b.key);
+      return exact.slice(0, limit).map(({ key, score, slot }) => {
+        const p = this.partOf(key);
+        return { part: this.parts[p]!, doc: key - this.bases[p]!, slot, score };
       });
     } finally {
       for (let t = 0; t < touched.size; t++) state[touched.data[t]!] = UNSEEN;
+    }
+  }
+
+  /**
+   * Adds a term's share to the documents of `reach` (ascending) that its list in one part holds: by
+   * reading the list when it is short beside them, else by galloping through it from one document to
+   * the next. Either way each document gets the same addition, in the same term order.
+   */
+  private addToReach(list: { part: number; term: number }, weight: number, factorOf: Float64Array, reach: IntList): void {
+    const { scores, state } = this;
+    const base = this.bases[list.part]!;
+    const { starts, postings, lengths, owner } = this.parts[list.part]!.section;
+    const from = starts[list.term]!;
+    const to = starts[list.term + 1]!;
+    const first = lowerBound(reach.data, 0, reach.size, base);
+    const end = lowerBound(reach.data, first, reach.size, base + owner.length);
+    if (end === first) return;
+    if ((end - first) * GALLOP_COST >= to - from) {
+      for (let p = from; p < to; p++) {
+        const doc = postings[p]!;
+        if (state[base + doc] !== CANDIDATE) continue;
+        scores[base + doc]! += weight * factorOf[lengths[doc]!]!;
+      }
+      return;
+    }
+    let p = from;
+    for (let r = first; r < end && p < to; r++) {
+      const doc = reach.data[r]! - base;
+      if (postings[p]! < doc) {
+        // Gallop: double the step until past the document, then search the last step.
+        let step = 1;
+        while (p + step < to && postings[p + step]! < doc) step *= 2;
+        p = lowerBound(postings, p + (step >> 1) + 1, Math.min(p + step, to), doc);
+        if (p === to) break;
+      }
+      if (postings[p] === doc) scores[base + doc]! += weight * factorOf[lengths[doc]!]!;
     }
   }
 
@@ -428,14 +479,16 @@ export class Bm25Index {
     return live;
   }
 
-  private statistics(): { docs: number; length: number; liveOfPart: number[] } {
+  private statistics(): Statistics {
     if (!this.stats) {
       let docs = 0;
       let length = 0;
+      let longest = 0;
       const liveOfPart = this.parts.map((part) => {
         let live = 0;
         const { lengths } = part.section;
         for (let doc = 0; doc < lengths.length; doc++) {
+          longest = Math.max(longest, lengths[doc]!);
           if (this.isDead(part.docSlot[doc]!)) continue;
           live++;
           length += lengths[doc]!;
@@ -443,7 +496,17 @@ export class Bm25Index {
         docs += live;
         return live;
       });
-      this.stats = { docs, length, liveOfPart };
+      // Orama's BM25 factor (components/algorithms.js), written the same way so scores match it. A
+      // document's term frequency is 1 / its length, so the factor depends on the length alone: one
+      // table per statistics instead of a division per posting.
+      const { k: K, b: B, d: D } = this.parameters;
+      const avg = length / docs;
+      const factorOf = new Float64Array(longest + 1);
+      for (let fieldLength = 1; fieldLength <= longest; fieldLength++) {
+        const tf = 1 / fieldLength;
+        factorOf[fieldLength] = (D + tf * (K + 1)) / (tf + K * (1 - B + (B * fieldLength) / avg));
+      }
+      this.stats = { docs, length, liveOfPart, factorOf };
     }
     return this.stats;
   }
@@ -477,6 +540,21 @@ class IntList {
     this.size = 0;
   }
 
+  /** Ascending order. */
+  sort(): void {
+    this.data.subarray(0, this.size).sort();
+  }
+
+  /** Keeps the values `test` says yes to, in order. */
+  keep(test: (value: number) => boolean): void {
+    let kept = 0;
+    for (let i = 0; i < this.size; i++) {
+      const value = this.data[i]!;
+      if (test(value)) this.data[kept++] = value;
+    }
+    this.size = kept;
+  }
+
   push(value: number): void {
     if (this.size === this.data.length) {
       const grown = new Int32Array(this.data.length * 2);
@@ -485,6 +563,18 @@ class IntList {
     }
     this.data[this.size++] = value;
   }
+}
+
+/** The first index in `from … to` of the ascending `values` whose value is not below `value` (`to` when none). */
+function lowerBound(values: Int32Array | Uint32Array, from: number, to: number, value: number): number {
+  let low = from;
+  let high = to;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (values[middle]! < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /** Does term `t` of the section hold `doc`? (Binary search in its ascending postings.) */

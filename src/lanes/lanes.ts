@@ -553,14 +553,16 @@ export class Lanes {
     const top = new TopK(limit, (row) => this.slotOrder(rows.slot[row]!));
     const captionKind = UNIT_KINDS.indexOf('caption');
     const derivedKind = UNIT_KINDS.indexOf('derived');
+    const { size, slot: slotOf, kind } = rows;
+    const slotDead = this.slotDead;
     // The k-th best so far, kept in a local: most rows fall below it and cost one comparison.
     let threshold = -Infinity;
-    for (let row = 0; row < rows.size; row++) {
+    for (let row = 0; row < size; row++) {
       const score = scores[row]!;
       if (score < threshold) continue;
-      const slot = rows.slot[row]!;
-      if (this.slotDead[slot] === 1) continue;
-      if (captionsOnly && rows.kind[row] !== captionKind && rows.kind[row] !== derivedKind) continue;
+      const slot = slotOf[row]!;
+      if (slotDead[slot] === 1) continue;
+      if (captionsOnly && kind[row] !== captionKind && kind[row] !== derivedKind) continue;
       if (accept && !accept(this.slotRound[slot]!)) continue;
       top.offer(row, score);
       if (top.full) threshold = top.threshold;

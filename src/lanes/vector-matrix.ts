@@ -139,10 +139,12 @@ export class VectorMatrix {
     const sums = new Int32Array(this.buffer, sumsAt, rows * queries.length);
     if (reuse && this.scored.length < rows * queries.length) this.scored = new Float64Array(Math.ceil(rows * queries.length * 1.25));
     const into = reuse ? this.scored : new Float64Array(rows * queries.length);
+    const { scales } = this;
+    const count = queries.length;
     return queries.map((_, q) => {
       const out = into.subarray(q * rows, (q + 1) * rows);
       const queryScale = queryScales[q]!;
-      for (let row = 0; row < rows; row++) out[row] = sums[row * queries.length + q]! * this.scales[row]! * queryScale;
+      for (let row = 0, at = q; row < rows; row++, at += count) out[row] = sums[at]! * scales[row]! * queryScale;
       return out;
     });
   }
