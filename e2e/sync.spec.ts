@@ -57,7 +57,7 @@ async function addTyped(page: Page, text: string, photoPath?: string): Promise<v
 async function syncOnce(page: Page): Promise<void> {
   const panel = page.locator('#sync');
   if (!(await panel.evaluate((details) => (details as HTMLDetailsElement).open))) await panel.locator('summary').click();
-  await page.getByLabel('Database URL').fill(database);
+  await page.getByLabel('CouchDB database address').fill(database);
   await page.getByLabel('Sync passphrase (optional, never sent)').fill(PASSPHRASE);
   const start = page.getByRole('button', { name: 'Sync now' });
   await start.click();
@@ -123,7 +123,7 @@ test('two browser profiles and a Node memory converge through the server, encryp
 test('a live sync brings another device\'s round in without a click, and pauses and stops', async ({ browser }) => {
   const tablet = await openProfile(browser);
   await tablet.locator('#sync summary').click();
-  await tablet.getByLabel('Database URL').fill(database);
+  await tablet.getByLabel('CouchDB database address').fill(database);
   await tablet.getByLabel('Sync passphrase (optional, never sent)').fill(PASSPHRASE);
   await tablet.getByLabel('Keep syncing while this page is open').check();
   await tablet.getByRole('button', { name: 'Sync now' }).click();

@@ -6,7 +6,7 @@
  * Self-contained: the page is bundled here with Vite and served through Playwright routing (no
  * server, no port), so it does not depend on the app's dev server.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -51,7 +51,8 @@ test.beforeEach(async ({ page }) => {
   await page.route(`${ORIGIN}/**`, async (route) => {
     const path = new URL(route.request().url()).pathname;
     if (path === '/') return route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>video e2e</title><script type="module" src="/page.js"></script>' });
-    if (path === '/page.js') return route.fulfill({ contentType: 'text/javascript', body: readFileSync(join(outDir, 'page.js')) });
+    // The page and the chunks its build split off (the library's lazily loaded parts).
+    if (/^\/[\w.-]+\.js$/.test(path) && existsSync(join(outDir, path))) return route.fulfill({ contentType: 'text/javascript', body: readFileSync(join(outDir, path)) });
     const photo = /^\/photos\/([\w-]+\.jpg)$/.exec(path);
     if (photo) return route.fulfill({ contentType: 'image/jpeg', body: readFileSync(fixturePhoto(photo[1]!)) });
     return route.fulfill({ status: 404, body: 'not found' });
