@@ -3,14 +3,13 @@
  * layer over `vmem/browser`. `vmem.openMemory(name, options)` is `openMemory` with the worker and
  * models served from the script's own folder, and `llm` may also be the settings of an
  * OpenAI-compatible endpoint (a page without a bundler cannot import the provider). Works on pages
- * that are not cross-origin isolated (WASM then runs on one thread).
+ * that are not cross-origin isolated (WASM then runs on one thread). `memory.sync` fetches PouchDB
+ * (`pouchdb.mjs`, beside this script) on its first call; a page that never syncs never loads it.
  */
 import { VmemError, createOpenAiProvider, type LlmProvider, type OpenAiProviderOptions } from 'vmem';
 import { deleteMemory, importMemory, listMemories, openMemory as openBrowserMemory, type BrowserMemory, type OpenMemoryOptions } from 'vmem/browser';
+import { SCRIPT_URL } from './dropin-script-url.js';
 
-/** Where this script was loaded from; read at load time, while `document.currentScript` is set. */
-const SCRIPT_URL: string | undefined =
-  (typeof document !== 'undefined' && (document.currentScript as HTMLScriptElement | null)?.src) || import.meta.url || undefined;
 
 /** Options of the drop-in's `openMemory`: those of `vmem/browser`, with two drop-in defaults. */
 export interface DropinOptions extends Omit<OpenMemoryOptions, 'llm' | 'baseUrl'> {

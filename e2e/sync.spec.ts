@@ -3,7 +3,8 @@
  * and a Node memory replicate one memory through a CouchDB-protocol server (express-pouchdb) that
  * the test starts on loopback, end-to-end encrypted with a sync passphrase. What one device adds, the
  * others find; what one forgets is gone everywhere; vectors travel, so no device encodes a round it
- * received; the server's stored bytes hold none of the test's words.
+ * received; the server's stored bytes hold none of the test's words. The drop-in's example widget
+ * syncs the same way, fetching PouchDB only when its page calls `memory.sync`.
  */
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { createMemory, type Memory } from '../src/index.js';
@@ -23,12 +24,15 @@ const FROM_PHONE = 'The locker code at the climbing gym is 4471 Zephyrine';
 let server: TestSyncServer;
 let agent: Memory;
 let database: string;
+let createNodeMemory: () => Promise<Memory>;
 
 test.beforeAll(async () => {
   server = await startTestSyncServer(SYNC_PORT);
   database = server.url('alice-memory');
   const { text, image } = createNodeEmbeddedEncoders();
-  agent = await createMemory({ textEncoder: text, imageEncoder: image, wordVectors: await loadNodeWordVectors() });
+  const wordVectors = await loadNodeWordVectors();
+  createNodeMemory = () => createMemory({ textEncoder: text, imageEncoder: image, wordVectors });
+  agent = await createNodeMemory();
 });
 test.afterAll(async () => {
   await agent?.close();
@@ -66,6 +70,9 @@ async function syncOnce(page: Page): Promise<void> {
   await expect(page.locator('#sync-status')).toContainText(`Synced with ${database}`);
   await expect(page.locator('#sync-alerts .error')).toHaveCount(0);
 }
+
+/** What dropin-example.html keeps on its window: the widget's memory, once open. */
+type WidgetPage = { __dropin: { ready: ReturnType<typeof import('../app/dropin.js').openMemory> } };
 
 const syncState = (page: Page) => page.evaluate(() => window.__vmem!.app.memory.syncState());
 const historyTexts = (page: Page) => page.locator('#history .round').allTextContents();
@@ -140,4 +147,52 @@ test('a live sync brings another device\'s round in without a click, and pauses 
   await tablet.getByRole('button', { name: 'Stop' }).click();
   await expect(tablet.getByRole('button', { name: 'Sync now' })).toBeEnabled();
   await expect(tablet.locator('#sync-status')).toContainText('Stopped');
+});
+
+test('the drop-in syncs once a page calls memory.sync, and only then fetches PouchDB', async ({ browser }) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  page.on('pageerror', (error) => console.error('page error:', error));
+  const pouchRequests: string[] = [];
+  page.on('request', (request) => void (request.url().endsWith('/pouchdb.mjs') && pouchRequests.push(request.url())));
+  // The drop-in's example widget: a page with the script tag and a few lines of its own, no bundler.
+  await page.goto('/dropin-example.html');
+  const widgetDatabase = server.url('widget-memory');
+  const FROM_WIDGET = 'My order 5531 was sent to Ystad instead of Lund';
+  await page.getByPlaceholder('Ask or tell us something').fill(FROM_WIDGET);
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(page.locator('#widget-status')).toContainText('1 round remembered');
+  expect(pouchRequests).toEqual([]);
+
+  const pushed = await page.evaluate(async ({ url, passphrase }) => {
+    const memory = await (window as unknown as WidgetPage).__dropin.ready;
+    await memory.sync({ url, passphrase }).done;
+    return memory.syncState().pushed;
+  }, { url: widgetDatabase, passphrase: PASSPHRASE });
+  expect(pushed).toBe(1);
+  expect(pouchRequests).toHaveLength(1);
+
+  const support = await createNodeMemory();
+  try {
+    await support.sync({ url: widgetDatabase, passphrase: PASSPHRASE }).done;
+    expect(support.syncState()).toMatchObject({ pulled: 1, reencoded: 0 });
+    const { blocks } = await support.retrieve('Where did my order go?');
+    expect(blocks.flatMap((block) => block.rounds).map((round) => round.user.text)).toContain(FROM_WIDGET);
+
+    await support.add({ sessionId: 'support', timestamp: Date.now(), user: { text: 'Resend order 5531 to Lund by courier' }, assistant: { text: 'Booked with Bring.' } });
+    await support.sync({ url: widgetDatabase, passphrase: PASSPHRASE }).done;
+  } finally {
+    await support.close();
+  }
+  const answer = await page.evaluate(async ({ url, passphrase }) => {
+    const memory = await (window as unknown as WidgetPage).__dropin.ready;
+    await memory.sync({ url, passphrase }).done;
+    const { blocks, trace } = await memory.retrieve('Which courier takes the order?');
+    const topId = trace.find((entry) => entry.rank === 1)?.roundId;
+    return { size: memory.size, top: blocks.flatMap((block) => block.rounds).find((round) => round.id === topId)?.assistant.text };
+  }, { url: widgetDatabase, passphrase: PASSPHRASE });
+  expect(answer).toEqual({ size: 2, top: 'Booked with Bring.' });
+  expect(pouchRequests).toHaveLength(1);
+  for (const marker of ['Ystad', 'courier', 'Bring']) expect(Buffer.concat(server.storedBytes()).includes(marker), marker).toBe(false);
+  await context.close();
 });

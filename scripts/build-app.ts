@@ -3,9 +3,9 @@
  *   1. copies the sample photos into `public/`;
  *   2. the demo app (`vite.config.ts`): index.html, the drop-in example page, the bench page; the
  *      encoder worker and its model files come in through `vmem/browser`, as in any Vite app;
- *   3. the drop-in: `dropin/vmem.js` (IIFE, global `vmem`), `dropin/vmem.mjs` (ES module) and the
- *      package's worker folder beside them (`encoder.worker.js`, `chunks/`, `models/`), so the
- *      folder deploys alone;
+ *   3. the drop-in: `dropin/vmem.js` (IIFE, global `vmem`), `dropin/vmem.mjs` (ES module),
+ *      `dropin/pouchdb.mjs` (what `memory.sync` loads) and the package's worker folder beside them
+ *      (`encoder.worker.js`, `chunks/`, `models/`), so the folder deploys alone;
  *   4. `precache.json` for the offline service worker;
  *   5. brotli and gzip copies of what compresses (`compress.ts`), which `npm start` serves.
  */
@@ -33,12 +33,12 @@ function dropinBuild(format: 'es' | 'iife', fileName: string): InlineConfig {
     configFile: false,
     publicDir: false,
     logLevel: 'warn',
-    // The drop-in carries no sync (PouchDB would more than double vmem.js): `memory.sync` explains that instead.
     resolve: {
       alias: [
         ...VMEM_ENTRY_ALIASES,
         { find: /^\.\/worker\/bundled-worker\.js$/, replacement: resolve(root, 'app/dropin-worker.ts') },
-        { find: /^\.\/load-sync\.js$/, replacement: resolve(root, 'src/sync/without-sync.ts') },
+        // PouchDB would more than double vmem.js: it is a module of its own, loaded on the first `memory.sync`.
+        { find: /^\.\/pouch-modules\.js$/, replacement: resolve(root, 'app/dropin-pouch-modules.ts') },
       ],
     },
     // An IIFE has no import.meta; the drop-in finds its folder from document.currentScript instead.
@@ -51,7 +51,25 @@ function dropinBuild(format: 'es' | 'iife', fileName: string): InlineConfig {
       lib: { entry: resolve(root, 'app/dropin.ts'), formats: [format], name: 'vmem', fileName: () => fileName },
       // ASCII only: a classic script is decoded in the host page's charset, and a page that declares
       // none reads it as windows-1252, where any other byte would garble a string or a regex.
-      rolldownOptions: { output: { minify: { compress: true, mangle: true, codegen: { removeWhitespace: true, asciiOnly: true } } } },
+      // One file per format, as the IIFE must be: sync's code comes inline (PouchDB stays out, in pouchdb.mjs).
+      rolldownOptions: { output: { codeSplitting: false, minify: { compress: true, mangle: true, codegen: { removeWhitespace: true, asciiOnly: true } } } },
+    },
+  };
+}
+
+/** `dropin/pouchdb.mjs`: PouchDB for the drop-in's `memory.sync`, fetched on its first call (app/dropin-pouch-modules.ts). */
+function dropinPouchBuild(): InlineConfig {
+  return {
+    root,
+    configFile: false,
+    publicDir: false,
+    logLevel: 'warn',
+    build: {
+      outDir: dropinDir,
+      emptyOutDir: false,
+      target: 'es2022',
+      lib: { entry: resolve(root, 'app/dropin-pouchdb.ts'), formats: ['es'], fileName: () => 'pouchdb.mjs' },
+      rolldownOptions: { output: { minify: true } },
     },
   };
 }
@@ -62,6 +80,7 @@ await build({ root, configFile: resolve(root, 'vite.config.ts'), logLevel: 'warn
 await buildWorkerRuntime(dropinDir);
 await build(dropinBuild('iife', 'vmem.js'));
 await build(dropinBuild('es', 'vmem.mjs'));
+await build(dropinPouchBuild());
 for (const script of ['vmem.js', 'vmem.mjs']) {
   const bytes = readFileSync(resolve(dropinDir, script));
   const at = bytes.findIndex((byte) => byte > 0x7f);

@@ -21,7 +21,6 @@ import { answerWithMemory } from './answer.js';
 import { encodeRecords, encodeUnits, type RoundToEncode } from './encode-units.js';
 import { describePrepared, describeStored, emptyDescription, VISION_LLM_DESCRIBER, withDerived, type DescribeRun } from './derived.js';
 import { History } from './history.js';
-import { loadSync } from './load-sync.js';
 import { prepareRounds, unitSpecsOf, type PreparedRound, type UnitSpec } from './ingest.js';
 import { describeEncoders, encoderIdsOf, newManifest, sameEncoders } from './manifest.js';
 import { planMerge } from './merge-policy.js';
@@ -443,7 +442,7 @@ class MemoryImpl implements Memory {
     if (!options || typeof options.url !== 'string' || options.url === '') throw new VmemError('INVALID_INPUT', 'sync needs the URL of a CouchDB database, e.g. { url: "http://127.0.0.1:5984/memory" }.');
     this.port ??= this.syncPort();
     const port = this.port;
-    const started = loadSync().then(({ startSync }) => startSync(port, options, (state) => (this.lastSyncState = state)));
+    const started = import('../sync/session.js').then(({ startSync }) => startSync(port, options, (state) => (this.lastSyncState = state)));
     const done = started.then((handle) => handle.done);
     done.catch(() => undefined);
     const cancel = () => void started.then((handle) => handle.cancel(), () => undefined);

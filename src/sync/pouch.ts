@@ -1,11 +1,9 @@
 /**
  * PouchDB, loaded on the first `memory.sync` (it is an optional peer: a memory that never syncs
  * never loads it, and an app that never syncs need not install it). The replica's adapter is chosen
- * by where it runs: IndexedDB in browsers, LevelDB in a Node folder, memory otherwise. webpack is
- * told to leave these imports alone: it fails a build on an import it cannot resolve, and an app that
- * never syncs has no PouchDB installed (docs/sync.md: what a webpack app does to sync).
+ * by where it runs: IndexedDB in browsers, LevelDB in a Node folder, memory otherwise.
  */
-import { importPeer } from '../util/optional-peer.js';
+import { importPouchCore, importReplicaAdapter } from './pouch-modules.js';
 
 export interface PouchAttachment {
   readonly content_type: string;
@@ -63,26 +61,12 @@ let loaded: Promise<PouchStatic> | undefined;
 /** PouchDB with the HTTP adapter, replication and the replica's adapter. A failed load is retried next time. */
 export function loadPouch(adapter: ReplicaAdapter): Promise<PouchStatic> {
   const load = async () => {
-    const neededFor = 'memory.sync';
-    const [core, http, replication] = await Promise.all([
-      importPeer('pouchdb-core', neededFor, () => import(/* webpackIgnore: true */ 'pouchdb-core')),
-      importPeer('pouchdb-adapter-http', neededFor, () => import(/* webpackIgnore: true */ 'pouchdb-adapter-http')),
-      importPeer('pouchdb-replication', neededFor, () => import(/* webpackIgnore: true */ 'pouchdb-replication')),
-    ]);
-    return core.default.plugin(http.default).plugin(replication.default);
+    const { PouchDB, http, replication } = await importPouchCore();
+    return PouchDB.plugin(http).plugin(replication);
   };
   loaded ??= load().catch((error: unknown) => {
     loaded = undefined;
     throw error;
   });
-  return loaded.then(async (PouchDB) => PouchDB.plugin(await adapterPlugin(adapter)));
-}
-
-async function adapterPlugin(adapter: ReplicaAdapter): Promise<unknown> {
-  const neededFor = `memory.sync's ${adapter} replica`;
-  if (adapter === 'idb') return (await importPeer('pouchdb-adapter-idb', neededFor, () => import(/* webpackIgnore: true */ 'pouchdb-adapter-idb'))).default;
-  // Node only (LevelDB's native module, memdown's streams): named through a variable, so no browser bundle follows them.
-  const peer: 'pouchdb-adapter-leveldb' | 'pouchdb-adapter-memory' = adapter === 'leveldb' ? 'pouchdb-adapter-leveldb' : 'pouchdb-adapter-memory';
-  const name: string = peer;
-  return ((await importPeer(peer, neededFor, () => import(/* @vite-ignore */ /* webpackIgnore: true */ name))) as { default: unknown }).default;
+  return loaded.then(async (PouchDB) => PouchDB.plugin(await importReplicaAdapter(adapter)));
 }
