@@ -123,6 +123,24 @@ const bench = {
     return { bytes: estimate.usageDetails?.indexedDB ?? estimate.usage ?? 0, detailed: estimate.usageDetails?.indexedDB !== undefined };
   },
 
+  /**
+   * A fresh device (run it in a fresh profile: the sync replica outlives the memory's name): opens
+   * an empty persisted memory with the synthetic encoders and syncs it once from `url`.
+   */
+  async syncFresh(url: string, passphrase?: string) {
+    const name = 'bench-sync-fresh';
+    held = {};
+    const memory = await openMemory(name, { encoders: { textEncoder, imageEncoder } });
+    const started = performance.now();
+    await memory.sync({ url, ...(passphrase ? { passphrase } : {}) }).done;
+    const syncMs = performance.now() - started;
+    const photos = (await memory.rounds()).filter((round) => round.user.images.length > 0).length;
+    const { pulled, reencoded } = memory.syncState();
+    const size = memory.size;
+    await memory.close();
+    return { syncMs, size, photos, pulled, reencoded };
+  },
+
   /** Writes a fresh persisted memory of `rounds` synthetic rounds and holds it open (for a heap reading). */
   async writePersisted(rounds: number) {
     const name = persistedName(rounds);

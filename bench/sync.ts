@@ -9,9 +9,10 @@
  */
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { createMemory, type RoundInput } from 'vmem';
+import { createMemory } from 'vmem';
 import { createHashTextEncoder } from '../src/testing/hash-encoder.js';
 import { readFixturePhoto } from '../src/testing/shared-data.js';
+import { syncBenchPhotoCount, syncBenchRounds } from '../src/testing/sync-rounds.js';
 import { checkSyncProperty } from '../src/sync/testing/replicas-property.js';
 import { startTestSyncServer } from '../src/sync/testing/server.js';
 
@@ -28,22 +29,7 @@ const passphrase = args.includes('--passphrase') ? 'bench sync passphrase' : und
 const jsonAt = args.indexOf('--json');
 const jsonFile = jsonAt >= 0 ? args[jsonAt + 1] : undefined;
 
-const PHOTO = readFixturePhoto('sk_coffee.jpg');
-/** The fixture photo with a few bytes after its end marker, so every photo is distinct (no attachment shared). */
-const photo = (i: number) => {
-  const bytes = new Uint8Array(PHOTO.length + 4);
-  bytes.set(PHOTO);
-  new DataView(bytes.buffer).setUint32(PHOTO.length, i);
-  return bytes;
-};
-const every = Math.max(1, Math.floor(ROUNDS / Math.max(1, PHOTOS)));
-const rounds: RoundInput[] = Array.from({ length: ROUNDS }, (_, i) => ({
-  id: `round-${i}`,
-  sessionId: `session-${Math.floor(i / 20)}`,
-  timestamp: 1_700_000_000_000 + i * 60_000,
-  user: { text: `question ${i} about topic${i % 97} and thing${i % 13}`, ...(i % every === 0 && i / every < PHOTOS ? { images: [{ bytes: photo(i), mimeType: 'image/jpeg' }] } : {}) },
-  assistant: { text: `answer ${i} mentioning item${i % 31}` },
-}));
+const rounds = syncBenchRounds(ROUNDS, PHOTOS, readFixturePhoto('sk_coffee.jpg'));
 
 const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim() || 'unknown';
 const rows: { id: string; value: number; unit: string }[] = [];
@@ -61,7 +47,7 @@ try {
   await b.sync({ url, ...(passphrase ? { passphrase } : {}) }).done;
   const converge = (performance.now() - started) / 1000;
   const heldPhotos = (await b.rounds()).filter((round) => round.user.images.length > 0).length;
-  if (b.size !== ROUNDS || heldPhotos !== Math.min(PHOTOS, Math.ceil(ROUNDS / every))) throw new Error(`device B holds ${b.size} rounds and ${heldPhotos} photos`);
+  if (b.size !== ROUNDS || heldPhotos !== syncBenchPhotoCount(ROUNDS, PHOTOS)) throw new Error(`device B holds ${b.size} rounds and ${heldPhotos} photos`);
   rows.push(
     { id: `sync.push.${ROUNDS}`, value: round2(push), unit: 's' },
     { id: `sync.converge.${ROUNDS}`, value: round2(converge), unit: 's' },

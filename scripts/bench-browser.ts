@@ -19,7 +19,8 @@
  * --only=cold,sample,scale,open,memory,storage,describe,bytes to run some of the groups (cold start and
  * ingest; the demo's sample conversation; index scale; persisted 5k open; memory at scale; IndexedDB
  * against OPFS; describer; first-visit bytes); `--only=encryption` (not in the default set) opens the
- * same persisted memory plain and encrypted; --json FILE writes every figure as
+ * same persisted memory plain and encrypted; `--only=sync` (not in the default set either) syncs a
+ * 10k-round memory with 1k photos from Node onto fresh Chromium profiles; --json FILE writes every figure as
  * `{ commit, rows: [{ id, value, unit }] }` (scripts/bench-browser/report.ts).
  * Each group is one module under scripts/bench-browser/.
  */
@@ -39,6 +40,7 @@ import { report } from './bench-browser/report.js';
 import { sampleLoad } from './bench-browser/sample.js';
 import { indexScale } from './bench-browser/scale.js';
 import { encryptionCost } from './bench-browser/encryption.js';
+import { freshDeviceSync } from './bench-browser/sync.js';
 
 const root = resolve(import.meta.dirname, '..');
 const quick = process.argv.includes('--quick');
@@ -69,6 +71,7 @@ const profile = mkdtempSync(join(tmpdir(), 'vmem-bench-'));
 try {
   if (groups.has('bytes')) await firstVisitBytes();
   if (groups.has('cold')) await coldStart(profile);
+  if (groups.has('sync')) await freshDeviceSync(sizes.small, sizes.small / 10);
   const scaleProfile = join(profile, 'scale');
   const context = await launch(scaleProfile);
   try {

@@ -14,7 +14,7 @@ export interface Row {
 }
 
 /** The units a figure is given in. */
-export type FigureUnit = 'ms' | 'MB' | 'bytes' | 'rounds/s' | 'ratio';
+export type FigureUnit = 'ms' | 'MB' | 'bytes' | 'rounds/s' | 'ratio' | 'rounds';
 
 /** A figure for machines, under a stable id such as `open.100k.firstRetrieval`. */
 export interface Figure {

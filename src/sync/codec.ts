@@ -23,7 +23,7 @@ export interface RoundPayload {
   readonly editedAt: number;
   readonly encoders: EncoderIds;
   readonly images: readonly { readonly id: string; readonly mimeType: string; readonly attachment: string }[];
-  /** The units attachment, when the sender sent its vectors. */
+  /** Whose units the document's `u` field holds (`unitsName` of the sender's encoders). */
   readonly units?: string;
   /** Versions this one won over (the conflict rule's losers), oldest first. */
   readonly history: readonly { readonly editedAt: number; readonly round: StoredRound }[];
@@ -123,11 +123,12 @@ async function sha256(text: string): Promise<string> {
 }
 
 /**
- * The name of the units attachment for these encoders: a device with other encoders ignores it. The
+ * The name of a round's units for these encoders (the document's `u` field is only taken when the
+ * payload's `units` names the reader's own encoders; a device with other encoders ignores it). The
  * describer is left out: its descriptions' units are text vectors like any other, and a device with
  * another describer describes the pictures again (their `derived.by` says whose they are).
  */
-export async function unitsAttachment(encoders: EncoderIds): Promise<string> {
+export async function unitsName(encoders: EncoderIds): Promise<string> {
   return `u-${(await sha256(canonical({ text: encoders.text, image: encoders.image }))).slice(0, 16)}`;
 }
 

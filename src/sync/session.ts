@@ -14,7 +14,7 @@ import type { StoredRound } from '../types.js';
 import { imagesOf } from '../types.js';
 import { fromBase64, toBase64 } from '../util/byte-text.js';
 import { createSerialQueue } from '../util/serial-queue.js';
-import { decodeUnits, encodeUnits, openCodec, unitsAttachment, type Codec, type RoundPayload } from './codec.js';
+import { decodeUnits, encodeUnits, openCodec, unitsName, type Codec, type RoundPayload } from './codec.js';
 import { loadPouch, type PouchAttachment, type PouchDatabase, type PouchDoc, type PouchReplication, type PouchStatic, type ReplicaAdapter } from './pouch.js';
 import type { IncomingRound, SyncHandle, SyncOptions, SyncPort, SyncState } from './types.js';
 
@@ -326,7 +326,7 @@ class SyncSession {
     if (failed) throw new VmemError('STORAGE_FAILED', `The sync replica refused a write (${failed.error}); sync again.`);
   }
 
-  /** A round's document: its payload sealed, its pictures and (for a device with the same encoders) its units as attachments. */
+  /** A round's document: its payload and (for a device with the same encoders) its units sealed, its pictures as attachments. */
   private async docOf(round: StoredRound, previous?: RoundPayload): Promise<PouchDoc> {
     const codec = this.codec;
     const docId = this.docOfRound.get(round.id) ?? (await codec.docId(round.id));
@@ -341,14 +341,13 @@ class SyncSession {
       attachments[attachment] = { content_type: 'application/octet-stream', data: toBase64(await codec.seal('sync-image', `${docId}/${attachment}`, image.bytes)) };
       images.push({ id: image.id, mimeType: image.mimeType, attachment });
     }
-    const unitsName = await unitsAttachment(this.port.encoders);
-    attachments[unitsName] = { content_type: 'application/octet-stream', data: toBase64(await codec.seal('sync-units', `${docId}/${unitsName}`, encodeUnits(this.port.unitsOf(round)))) };
+    const units = await unitsName(this.port.encoders);
     const payload: RoundPayload = {
       round,
       editedAt: this.port.writtenAt(round.id) ?? Date.now(),
       encoders: this.port.encoders,
       images,
-      units: unitsName,
+      units,
       history: previous?.history ?? [],
     };
     return {
@@ -356,7 +355,10 @@ class SyncSession {
       k: await codec.sealText('sync-round-id', docId, round.id),
       h: this.memoryTags.get(round.id) ?? (await codec.tag(round)),
       p: await codec.sealText('sync-round', docId, JSON.stringify(payload)),
-      _attachments: attachments,
+      // Inline, not an attachment: PouchDB's replication fetches every attachment with a request of
+      // its own, and a round's units are a few KB (a browser's fresh pull took nearly 3× as long).
+      u: toBase64(await codec.seal('sync-units', `${docId}/${units}`, encodeUnits(this.port.unitsOf(round)))),
+      ...(images.length > 0 ? { _attachments: attachments } : {}),
     };
   }
 
@@ -514,8 +516,11 @@ class SyncSession {
     };
     const images: StoredImage[] = [];
     for (const image of payload.images) images.push({ id: image.id, mimeType: image.mimeType, bytes: await bytesOf(image.attachment, 'sync-image') });
-    const mine = await unitsAttachment(this.port.encoders);
-    const units = payload.units === mine && doc._attachments?.[mine] ? decodeUnits(await bytesOf(mine, 'sync-units')) : undefined;
+    const mine = await unitsName(this.port.encoders);
+    let units: ReturnType<typeof decodeUnits> | undefined;
+    if (payload.units === mine && typeof doc.u === 'string') units = decodeUnits(await this.codec.open('sync-units', `${docId}/${mine}`, fromBase64(doc.u)));
+    // Written before the units moved inline (the first release of sync): an attachment of that name.
+    else if (payload.units === mine && doc._attachments?.[mine]) units = decodeUnits(await bytesOf(mine, 'sync-units'));
     return { round: payload.round, images, ...(units ? { units } : {}) };
   }
 }

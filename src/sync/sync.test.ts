@@ -67,6 +67,31 @@ describe('memory.sync', () => {
     await Promise.all([a.close(), b.close(), c.close()]);
   }, 60_000);
 
+  it('takes the vectors of a round written by the first release of sync, where they were an attachment', async () => {
+    const url = freshDb();
+    const a = await device().open();
+    await a.add([round(1), round(3)]);
+    await a.sync({ url }).done;
+    // Rewrite each round as that release wrote it: the units under the attachment their `units` names.
+    const { rows } = (await (await fetch(`${url}/_all_docs?include_docs=true`)).json()) as { rows: { id: string; doc: Record<string, unknown> & { _attachments?: Record<string, unknown> } }[] };
+    const rewritten = rows.filter((row) => row.id.startsWith('r-')).map(({ doc }) => {
+      const { u, ...rest } = doc;
+      const units = (JSON.parse(doc.p as string) as { units: string }).units;
+      return { ...rest, _attachments: { ...rest._attachments, [units]: { content_type: 'application/octet-stream', data: u } } };
+    });
+    expect(rewritten).toHaveLength(2);
+    const put = await fetch(`${url}/_bulk_docs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ docs: rewritten }) });
+    expect(put.ok).toBe(true);
+
+    const fresh = device();
+    const b = await fresh.open();
+    await b.sync({ url }).done;
+    expect(await ids(b)).toEqual(['round-1', 'round-3']);
+    expect(b.syncState()).toMatchObject({ pulled: 2, reencoded: 0 });
+    expect(fresh.textEncoder.calls).toBe(0);
+    await Promise.all([a.close(), b.close()]);
+  });
+
   it('forget travels as a deletion and an old replica does not bring the round back', async () => {
     const url = freshDb();
     const a = await device().open();
