@@ -194,5 +194,15 @@ test('the drop-in syncs once a page calls memory.sync, and only then fetches Pou
   expect(answer).toEqual({ size: 2, top: 'Booked with Bring.' });
   expect(pouchRequests).toHaveLength(1);
   for (const marker of ['Ystad', 'courier', 'Bring']) expect(Buffer.concat(server.storedBytes()).includes(marker), marker).toBe(false);
+
+  // Deleting the memory deletes its sync replica too: nothing of it stays in the browser.
+  const databases = () => page.evaluate(async () => (await indexedDB.databases()).map((database) => database.name ?? ''));
+  expect(await databases()).toEqual(expect.arrayContaining(['vmem:acme-support', '_pouch_vmem-sync-memory "acme-support"']));
+  await page.evaluate(async () => {
+    const widgetPage = window as unknown as WidgetPage & { vmem: typeof import('../app/dropin.js') };
+    await (await widgetPage.__dropin.ready).close();
+    await widgetPage.vmem.deleteMemory('acme-support');
+  });
+  expect((await databases()).filter((name) => name.includes('acme-support'))).toEqual([]);
   await context.close();
 });

@@ -22,7 +22,8 @@ import type { ProgressCallback } from './progress.js';
 import { encryptStorageInPlace, sealStorageKeeping, type EncryptedStorageControls } from './storage/encrypted-storage.js';
 import { importMemory as importMemoryFile } from './storage/idb-file.js';
 import { listenForChanges } from './storage/idb-sync.js';
-import { assertMemoryName, createIdbStorage, deleteMemory, listMemories, type IdbMemoryStorage } from './storage/idb.js';
+import { assertMemoryName, createIdbStorage, deleteMemory as deleteStoredMemory, idbMemoryLabel, listMemories, type IdbMemoryStorage } from './storage/idb.js';
+import { defaultReplicaName, replicaDatabaseName } from './sync/replica-name.js';
 import { createInMemoryStorage } from './storage/memory-storage.js';
 import type { Unlock } from './storage/sealer.js';
 import type { MemoryStorage } from './storage/types.js';
@@ -461,7 +462,17 @@ export async function encryptMemory(name: string, encryption: Unlock, options: {
   }
 }
 
-export { deleteMemory, listMemories };
+/**
+ * Deletes the memory `name` with everything in it, its sync replica included (the default one: a
+ * replica named by `sync({ replica })` is the app's own to delete). Other tabs holding it open are
+ * told to close it first; if one does not within 5 s, rejects with `MEMORY_LOCKED`.
+ * @example await deleteMemory('support-chat');
+ */
+export function deleteMemory(name: string): Promise<void> {
+  return deleteStoredMemory(name, [replicaDatabaseName(defaultReplicaName(idbMemoryLabel(name)))]);
+}
+
+export { listMemories };
 
 /**
  * The memory object: the extras first, every other member read from the memory open now. A reload

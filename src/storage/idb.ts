@@ -131,7 +131,7 @@ const SMALL_RECORDS_BEFORE_COMPACTING = 32;
  */
 export async function createIdbStorage(name: string, options: IdbStorageOptions = {}): Promise<IdbMemoryStorage> {
   assertMemoryName(name);
-  const label = `memory "${name}"`;
+  const label = idbMemoryLabel(name);
   let closedReason: string | undefined;
   let migration: Promise<unknown> | undefined;
   let created = false;
@@ -431,13 +431,23 @@ export async function listMemories(): Promise<string[]> {
     .sort();
 }
 
+/** How errors and the sync replica name the memory `name`. */
+export function idbMemoryLabel(name: string): string {
+  return `memory "${name}"`;
+}
+
 /**
- * Deletes the memory `name` with everything in it. Other tabs holding it open are told to close
- * it first; if one does not within 5 s, rejects with `MEMORY_LOCKED`.
+ * Deletes the memory `name` with everything in it, and the databases `alongside` it (its sync
+ * replica). Other tabs holding it open are told to close it first; if one does not within 5 s,
+ * rejects with `MEMORY_LOCKED`.
  */
-export async function deleteMemory(name: string): Promise<void> {
+export async function deleteMemory(name: string, alongside: readonly string[] = []): Promise<void> {
   assertMemoryName(name);
   announceChange({ type: 'deleted', name });
+  for (const database of [DATABASE_PREFIX + name, ...alongside]) await deleteDatabase(name, database);
+}
+
+async function deleteDatabase(name: string, database: string): Promise<void> {
   await withWriteLock(name, () =>
     guard(`deleting memory "${name}"`, () => {
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -450,7 +460,7 @@ export async function deleteMemory(name: string): Promise<void> {
           5_000,
         );
       });
-      const deleted = deleteDB(DATABASE_PREFIX + name);
+      const deleted = deleteDB(database);
       return Promise.race([deleted, blocked]).finally(() => clearTimeout(timer));
     }),
   );

@@ -15,6 +15,7 @@ import { imagesOf } from '../types.js';
 import { fromBase64, toBase64 } from '../util/byte-text.js';
 import { createSerialQueue } from '../util/serial-queue.js';
 import { decodeUnits, encodeUnits, openCodec, unitsName, type Codec, type RoundPayload } from './codec.js';
+import { defaultReplicaName } from './replica-name.js';
 import { loadPouch, type PouchAttachment, type PouchDatabase, type PouchDoc, type PouchReplication, type PouchStatic, type ReplicaAdapter } from './pouch.js';
 import type { IncomingRound, SyncHandle, SyncOptions, SyncPort, SyncState } from './types.js';
 
@@ -173,7 +174,7 @@ class SyncSession {
       this.replica.local ??= new this.PouchDB(`vmem-sync-${crypto.randomUUID()}`, { adapter, auto_compaction: true });
       this.local = this.replica.local;
     } else {
-      this.local = new this.PouchDB(this.options.replica ?? `vmem-sync-${this.port.label}`, { adapter, auto_compaction: true });
+      this.local = new this.PouchDB(this.options.replica ?? defaultReplicaName(this.port.label), { adapter, auto_compaction: true });
     }
     const headers = this.options.headers;
     this.remote = new this.PouchDB(this.options.url, { adapter: 'http', ...(headers ? { headers } : {}) });
