@@ -4,7 +4,7 @@
  * such siblings (nginx `brotli_static`/`gzip_static`, Caddy `precompressed`). A copy is written only
  * when it saves at least 5 %: int8 weights, JPEGs and the gzipped OCR model are left alone.
  * Brotli runs at its highest quality: the copies are written once per file and served on every
- * visit. That takes about two minutes of CPU for the model files and the WASM binary, so each copy is
+ * visit. That takes about three minutes of CPU for the model files and the WASM binary, so each copy is
  * kept in `node_modules/.cache/` under the hash of its input and of the settings, and reused by the
  * next build; identical files (the drop-in folder repeats the app's model files) are compressed once.
  */
