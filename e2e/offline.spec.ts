@@ -65,6 +65,8 @@ test('the drop-in example loads offline too: its script and worker are cached, i
   const page = await firstVisit();
   const manifest = await page.evaluate(() => fetch('precache.json').then((r) => r.json() as Promise<{ urls: string[]; aliases: Record<string, string> }>));
   expect(manifest.urls).toEqual(expect.arrayContaining(['dropin-example.html', 'dropin/vmem.js', 'dropin/encoder.worker.js']));
+  // What the example never loads offline stays out: the optional runtimes (WebGPU, hub) and the module build.
+  expect(manifest.urls.filter((url) => /^dropin\/(chunks\/(hub|transformers|ort\.bundle)|vmem\.mjs)/.test(url))).toEqual([]);
   // Byte-identical model files are stored once, under the app's name.
   expect(Object.keys(manifest.aliases)).toEqual(expect.arrayContaining(['dropin/models/use-lite-int8.onnx', 'dropin/models/mobilenet-v2.onnx']));
 

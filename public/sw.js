@@ -17,6 +17,8 @@
 /* eslint-env serviceworker */
 const CACHE_PREFIX = 'vmem-app-';
 const RUNTIME_CACHE = 'vmem-runtime';
+/** Build output left out of the precache (the optional runtimes), cached when first fetched. */
+const RUNTIME_CACHED = /\/(assets|dropin\/chunks)\//;
 const MANIFEST_URL = new URL('precache.json', self.location.href).href;
 /** Room kept free beyond the files themselves: the browser's own overhead per cached response. */
 const QUOTA_MARGIN = 1.05;
@@ -185,7 +187,7 @@ async function networkFirst(request) {
   }
 }
 
-/** Precached files first; other same-origin build assets (e.g. the hub encoders' runtime) are cached on first use. */
+/** Precached files first; other same-origin build output (e.g. the hub encoders' runtime) is cached on first use. */
 async function cacheFirst(request) {
   const cached = await caches.match(request, { ignoreSearch: true, ignoreVary: true });
   if (cached) return cached;
@@ -193,7 +195,7 @@ async function cacheFirst(request) {
   const aliased = twin === undefined ? undefined : await caches.match(twin, { ignoreSearch: true, ignoreVary: true });
   if (aliased) return aliased;
   const response = await fetch(request);
-  if (response.ok && new URL(request.url).pathname.includes('/assets/')) {
+  if (response.ok && RUNTIME_CACHED.test(new URL(request.url).pathname)) {
     const copy = response.clone();
     const cache = await caches.open(RUNTIME_CACHE);
     await cache.put(request, copy);

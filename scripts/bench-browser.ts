@@ -15,7 +15,8 @@
  *   - loading the demo's sample conversation, and how often its progress moves,
  *   - bytes on the wire of three first visits (the drop-in example, the demo, the consumer test app)
  *     and of any file downloaded twice.
- * Prints a Markdown table. Options: --quick (1k/10k instead of 10k/100k);
+ * Prints a Markdown table. Options: --quick (1k/10k instead of 10k/100k); --bytes-files (every file
+ * of each first visit, with its bytes on the wire);
  * --only=cold,sample,scale,open,memory,storage,describe,bytes to run some of the groups (cold start and
  * ingest; the demo's sample conversation; index scale; persisted 5k open; memory at scale; IndexedDB
  * against OPFS; describer; first-visit bytes); `--only=encryption` (not in the default set) opens the

@@ -27,10 +27,15 @@ const EXCLUDED = [
   /^bench\.html$/,
   /^assets\/bench-/,
   // The optional runtimes: onnxruntime-web's full build (WebGPU, the hub encoders), transformers.js,
-  // WebLLM. The service worker caches them on first use instead. The WASM-only build the embedded
-  // encoders start on is precached.
+  // WebLLM, in the app and in the drop-in's worker folder. The service worker caches them on first
+  // use instead. The WASM-only build the embedded encoders start on is precached.
   /(^|\/)ort-wasm-simd-threaded\.jsep/,
   /^assets\/(hub|web-llm|ort-full)-/,
+  /^dropin\/chunks\/(hub|transformers\.web|ort\.bundle\.min)-/,
+  // The drop-in example page loads the classic script; the module build is for other sites.
+  /^dropin\/vmem\.mjs$/,
+  // Read by people, never fetched by the app.
+  /(^|\/)LICENSES\.md$/,
   /^precache\.json$/,
   /^sw\.js$/,
   /\.map$/,

@@ -113,6 +113,17 @@ function largest(transfers: readonly Transfer[]): string {
     .join(', ');
 }
 
+/** Every file of a visit with its bytes on the wire, largest first (what `--bytes-files` prints). */
+function fileTable(name: string, transfers: readonly Transfer[]): string {
+  const byPath = new Map<string, { bytes: number; count: number }>();
+  for (const transfer of transfers) {
+    const entry = byPath.get(transfer.path) ?? { bytes: 0, count: 0 };
+    byPath.set(transfer.path, { bytes: entry.bytes + transfer.bytes, count: entry.count + 1 });
+  }
+  const lines = [...byPath].sort((a, b) => b[1].bytes - a[1].bytes).map(([path, { bytes, count }]) => `${(bytes / 1e6).toFixed(3).padStart(8)} MB  ${count > 1 ? `×${count} ` : ''}${path}`);
+  return [`bytes: files of the ${name} (${transfers.length} responses):`, ...lines].join('\n');
+}
+
 /** One first visit in a fresh profile through a proxy to `target`; `visit` drives the page. */
 async function firstVisit(name: string, target: URL, visit: (page: Page, base: string) => Promise<void>): Promise<{ total: number; duplicateBytes: number; duplicates: string[]; transfers: Transfer[] }> {
   log(`bytes: first visit of the ${name}…`);
@@ -123,6 +134,7 @@ async function firstVisit(name: string, target: URL, visit: (page: Page, base: s
     const page = await firstPage(context);
     await visit(page, proxy.url);
     await proxy.idle();
+    if (process.argv.includes('--bytes-files')) log(fileTable(name, proxy.transfers));
     return { ...tally(proxy.transfers), transfers: proxy.transfers };
   } finally {
     await context.close();

@@ -13,6 +13,7 @@ import type { FetchAsset } from '../assets.js';
 import { convertKerasLayers } from './keras-layers.js';
 import type { KerasLayer } from './keras-layers.js';
 import { codeFewLevelWeights } from './coded-weights.js';
+import { splitEmbeddingTablesIntoBytePlanes } from './byte-planes.js';
 import { halveExactFloatWeights } from './half-weights.js';
 import { encodeOnnxModel } from './proto.js';
 import { quantizeMatMuls } from './quantize.js';
@@ -42,7 +43,8 @@ export function useLiteToOnnx(source: TfjsModelSource, precision: ModelPrecision
   if (!Array.isArray(nodes)) throw new VmemError('MODEL_LOAD_FAILED', `${what}'s model.json has no graph nodes: it is not a TF.js graph model.`);
   const weights = decodeTfjsWeights(specsOf(source, what), source.weights, what);
   const graph = convertTfGraph({ nodes, weights, outputName: USE_LITE_ONNX.output, graphName: what });
-  return encodeOnnxModel(precision === 'int8' ? quantizeMatMuls(graph) : graph, CONVERTER_VERSION);
+  // Its 8 MB embedding table stays float32, as byte planes that compress (see byte-planes.ts).
+  return encodeOnnxModel(splitEmbeddingTablesIntoBytePlanes(precision === 'int8' ? quantizeMatMuls(graph) : graph), CONVERTER_VERSION);
 }
 
 /** MobileNetV2's layers up to `flatten_1` as an ONNX model: `pixels` [n, 224, 224, 3] in [0, 1] → `features` [n, 1280]. */
