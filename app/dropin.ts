@@ -10,7 +10,6 @@ import { VmemError, createOpenAiProvider, type LlmProvider, type OpenAiProviderO
 import { deleteMemory, importMemory, listMemories, openMemory as openBrowserMemory, type BrowserMemory, type OpenMemoryOptions } from 'vmem/browser';
 import { SCRIPT_URL } from './dropin-script-url.js';
 
-
 /** Options of the drop-in's `openMemory`: those of `vmem/browser`, with two drop-in defaults. */
 export interface DropinOptions extends Omit<OpenMemoryOptions, 'llm' | 'baseUrl'> {
   /**
