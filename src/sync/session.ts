@@ -177,7 +177,7 @@ class SyncSession {
       this.local = new this.PouchDB(this.options.replica ?? defaultReplicaName(this.port.label), { adapter, auto_compaction: true });
     }
     const headers = this.options.headers;
-    this.remote = new this.PouchDB(this.options.url, { adapter: 'http', ...(headers ? { headers } : {}) });
+    this.remote = withObservedInfo(new this.PouchDB(this.options.url, { adapter: 'http', ...(headers ? { headers } : {}) }));
     this.codec = await openCodec(this.local, this.remote, this.options.passphrase, redacted(this.options.url));
     await this.recover();
   }
@@ -216,9 +216,12 @@ class SyncSession {
   private async pass(): Promise<void> {
     for (let round = 0; round < 4; round++) {
       await this.whileUnpaused(() => this.queue.run(() => this.push()));
-      await this.whileUnpaused(() => this.replicate());
+      const sent = await this.whileUnpaused(() => this.replicate());
       const wrote = await this.whileUnpaused(() => this.queue.run(() => this.applyIncoming()));
-      if (!wrote) break;
+      // What this pass sent may have met another device's change of the same round on the server
+      // after the pull had looked (push and pull run side by side): one more pass pulls the other
+      // side of that conflict now, not at the next sync.
+      if (!wrote && !sent) break;
     }
     this.report({ status: this.options.live ? 'waiting' : 'active', lastSyncedAt: Date.now() });
   }
@@ -236,17 +239,20 @@ class SyncSession {
     }
   }
 
-  private replicate(): Promise<void> {
+  /** One replication both ways; resolves with whether it sent the server anything. */
+  private replicate(): Promise<boolean> {
     return new Promise((resolve, reject) => {
       const replication = this.PouchDB.sync(this.local, this.remote, { batch_size: BATCH, retry: false });
       this.replication = replication;
+      let sent = false;
       replication.on('change', (info) => {
         const count = info.change?.docs_written ?? 0;
+        if (count > 0 && info.direction === 'push') sent = true;
         if (count > 0) this.progressed(count, 0);
       });
       replication.on('denied', (error) => reject(error));
       replication.then(
-        () => resolve(),
+        () => resolve(sent),
         (error: unknown) => reject(error),
       );
     });
@@ -524,6 +530,27 @@ class SyncSession {
     else if (payload.units === mine && doc._attachments?.[mine]) units = decodeUnits(await bytesOf(mine, 'sync-units'));
     return { round: payload.round, images, ...(units ? { units } : {}) };
   }
+}
+
+/**
+ * The database with every promise that comes of its `info()` observed. PouchDB 9's replication asks
+ * its source for its info after every batch, chains a `then` on the answer and never handles a
+ * rejection: a server gone between two batches left an unhandled rejection, which ends a Node
+ * process. The rejection still reaches every handler that is given one; the replication reports the
+ * failure on its own path (the sync then rejects with `SYNC_UNREACHABLE`).
+ */
+function withObservedInfo(db: PouchDatabase): PouchDatabase {
+  const info = db.info.bind(db) as (...args: unknown[]) => ReturnType<PouchDatabase['info']>;
+  db.info = (...args: unknown[]) => observed(info(...args));
+  return db;
+}
+
+/** `promise`, and every promise chained on it by `then`, with a handler that leaves the rejection to the others. */
+function observed<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  const then = promise.then.bind(promise) as (...handlers: unknown[]) => Promise<unknown>;
+  promise.then = ((...handlers: unknown[]) => observed(then(...handlers))) as Promise<T>['then'];
+  return promise;
 }
 
 function stubs(attachments: Record<string, PouchAttachment> | undefined): Record<string, PouchAttachment> | undefined {

@@ -1,4 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -102,7 +104,47 @@ describe('sync faults', () => {
     expect(b.size).toBe(200);
     await Promise.all([a.close(), b.close()]);
   }, 90_000);
+  it('a server that goes away between two batches of a pull leaves no unhandled rejection behind', async () => {
+    const url = sealed.url('gone-between-batches');
+    const a = await createMemory({ textEncoder: createHashTextEncoder() });
+    await a.add(rounds(250).map((round) => ({ ...round, user: { text: round.user.text! } })));
+    await a.sync({ url }).done;
+    await a.close();
+    // In front of the server: once the first batch of documents has gone out, every request is cut
+    // off, as a server that dies then would. PouchDB 9 asks the source for its info after each batch
+    // without a catch, so a rejection nobody handles would be left (and a Node process would exit).
+    let cutOff = false;
+    const target = new URL(url);
+    const proxy: Server = createServer((incoming, outgoing) => {
+      if (cutOff) return void incoming.socket.destroy();
+      const upstream = request({ host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: incoming.headers }, (answer) => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+        if (incoming.method === 'POST' && incoming.url?.includes('/_bulk_get')) answer.on('end', () => (cutOff = true));
+      });
+      incoming.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const unhandled: unknown[] = [];
+    const listener = (reason: unknown) => void unhandled.push(reason);
+    process.on('unhandledRejection', listener);
+    try {
+      const b = await createMemory({ textEncoder: createHashTextEncoder() });
+      const through = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}${target.pathname}`;
+      await expect(b.sync({ url: through }).done).rejects.toMatchObject({ code: 'SYNC_UNREACHABLE' });
+      expect(cutOff).toBe(true);
+      // Unhandled rejections are reported after the microtasks of the turn that made them.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(unhandled).toEqual([]);
+      await b.close();
+    } finally {
+      process.off('unhandledRejection', listener);
+      proxy.closeAllConnections();
+      await new Promise((resolve) => proxy.close(resolve));
+    }
+  }, 60_000);
 });
+
 
 describe('sync faults on the device', () => {
   it('a device that fails mid-write while taking rounds in loses nothing: reopened, it takes the rest from its replica', async () => {
