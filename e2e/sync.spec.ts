@@ -71,8 +71,8 @@ async function syncOnce(page: Page): Promise<void> {
   await expect(page.locator('#sync-alerts .error')).toHaveCount(0);
 }
 
-/** What dropin-example.html keeps on its window: the widget's memory, once open. */
-type WidgetPage = { __dropin: { ready: ReturnType<typeof import('../app/dropin.js').openMemory> } };
+/** What dropin-example.html's window holds: the drop-in's global and the widget's memory, once open. */
+type WidgetPage = { vmem: typeof import('../app/dropin.js'); __dropin: { ready: ReturnType<typeof import('../app/dropin.js').openMemory> } };
 
 const syncState = (page: Page) => page.evaluate(() => window.__vmem!.app.memory.syncState());
 const historyTexts = (page: Page) => page.locator('#history .round').allTextContents();
@@ -199,7 +199,7 @@ test('the drop-in syncs once a page calls memory.sync, and only then fetches Pou
   const databases = () => page.evaluate(async () => (await indexedDB.databases()).map((database) => database.name ?? ''));
   expect(await databases()).toEqual(expect.arrayContaining(['vmem:acme-support', '_pouch_vmem-sync-memory "acme-support"']));
   await page.evaluate(async () => {
-    const widgetPage = window as unknown as WidgetPage & { vmem: typeof import('../app/dropin.js') };
+    const widgetPage = window as unknown as WidgetPage;
     await (await widgetPage.__dropin.ready).close();
     await widgetPage.vmem.deleteMemory('acme-support');
   });

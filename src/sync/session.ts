@@ -524,10 +524,9 @@ class SyncSession {
     const images: StoredImage[] = [];
     for (const image of payload.images) images.push({ id: image.id, mimeType: image.mimeType, bytes: await bytesOf(image.attachment, 'sync-image') });
     const mine = await unitsName(this.port.encoders);
-    let units: ReturnType<typeof decodeUnits> | undefined;
-    if (payload.units === mine && typeof doc.u === 'string') units = decodeUnits(await this.codec.open('sync-units', `${docId}/${mine}`, fromBase64(doc.u)));
-    // Written before the units moved inline (the first release of sync): an attachment of that name.
-    else if (payload.units === mine && doc._attachments?.[mine]) units = decodeUnits(await bytesOf(mine, 'sync-units'));
+    // Inline in `u`; written by the first release of sync, an attachment of that name.
+    const sealedUnits = payload.units !== mine ? undefined : typeof doc.u === 'string' ? this.codec.open('sync-units', `${docId}/${mine}`, fromBase64(doc.u)) : doc._attachments?.[mine] ? bytesOf(mine, 'sync-units') : undefined;
+    const units = sealedUnits ? decodeUnits(await sealedUnits) : undefined;
     return { round: payload.round, images, ...(units ? { units } : {}) };
   }
 }

@@ -5,8 +5,13 @@
  */
 import type { RoundInput } from '../types.js';
 
+/** Every how many rounds one carries a photo. */
+function photoSpacing(rounds: number, photos: number): number {
+  return Math.max(1, Math.floor(rounds / Math.max(1, photos)));
+}
+
 export function syncBenchRounds(rounds: number, photos: number, photo: Uint8Array): RoundInput[] {
-  const every = Math.max(1, Math.floor(rounds / Math.max(1, photos)));
+  const every = photoSpacing(rounds, photos);
   const distinctPhoto = (i: number) => {
     const bytes = new Uint8Array(photo.length + 4);
     bytes.set(photo);
@@ -24,5 +29,5 @@ export function syncBenchRounds(rounds: number, photos: number, photo: Uint8Arra
 
 /** How many of `syncBenchRounds(rounds, photos, …)` carry a photo. */
 export function syncBenchPhotoCount(rounds: number, photos: number): number {
-  return Math.min(photos, Math.ceil(rounds / Math.max(1, Math.floor(rounds / Math.max(1, photos)))));
+  return Math.min(photos, Math.ceil(rounds / photoSpacing(rounds, photos)));
 }
