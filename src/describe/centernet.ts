@@ -9,7 +9,7 @@
 import { createModelHandle } from '../encoders/model-handle.js';
 import { defaultFetch, type FetchAsset } from '../encoders/assets.js';
 import { toModelInput } from '../encoders/image-preprocess.js';
-import { CENTERNET_ONNX, CONVERTER_VERSION } from '../encoders/model-formats.js';
+import { CENTERNET_ONNX, CONVERTER_VERSIONS } from '../encoders/model-formats.js';
 import { loadModelSession, runForFloats, type OnnxModelSource, type OrtRuntime, type OrtSession, type OrtSessionOptions } from '../encoders/ort-runtime.js';
 import type { RgbaImage } from '../encoders/types.js';
 import { VmemError } from '../errors.js';
@@ -78,7 +78,7 @@ export function createCenterNetDetector(options: CenterNetDetectorOptions): Obje
     (session) => session.release(),
   );
   return {
-    id: `centernet-mbv3-coco@${WEIGHTS_SOURCE}/${CONVERTER_VERSION}/${minScore}`,
+    id: `centernet-mbv3-coco@${WEIGHTS_SOURCE}/${CONVERTER_VERSIONS.centerNet}/${minScore}`,
     load: model.load,
     detect(image) {
       return model.run(async (loadedSession) => {

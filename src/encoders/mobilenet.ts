@@ -4,7 +4,7 @@ import { defaultFetch } from './assets.js';
 import type { FetchAsset } from './assets.js';
 import { toModelInput } from './image-preprocess.js';
 import type { ImageFit } from './image-preprocess.js';
-import { CONVERTER_VERSION, MOBILENET_ONNX } from './model-formats.js';
+import { CONVERTER_VERSIONS, MOBILENET_ONNX } from './model-formats.js';
 import { loadModelSession, runForFloats } from './ort-runtime.js';
 import type { OnnxModelSource, OrtRuntime, OrtSession, OrtSessionOptions } from './ort-runtime.js';
 import type { ImageDecoder, ImageEmbedder, ImagePayload } from './types.js';
@@ -78,7 +78,7 @@ export function createMobileNetImageEncoder(options: MobileNetImageEncoderOption
   );
 
   return {
-    id: `mobilenet-v2-1280@nsfwjs-4.4.0/${fit}/${CONVERTER_VERSION}`,
+    id: `mobilenet-v2-1280@nsfwjs-4.4.0/${fit}/${CONVERTER_VERSIONS.mobileNet}`,
     dimension: MOBILENET_DIMENSION,
     captionOnly: false,
     load: model.load,

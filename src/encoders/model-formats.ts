@@ -5,15 +5,18 @@
  */
 
 /**
- * Written into each model's `producer_name` and into the encoder ids. Bump it whenever a change to
- * the converters could change the numbers a converted model computes: stored memories then re-index.
+ * Each model's converter version, written into its `producer_name` and into its encoder id. Bump a
+ * model's whenever a change to its converter could change the numbers it computes: memories that
+ * model built then re-index, and those of the other models stay as they are.
+ * USE-Lite's 2 stores its embedding table in int8 (`int8-tables.ts`).
  */
-export const CONVERTER_VERSION = 'vmem-onnx-1';
+export const CONVERTER_VERSIONS = { useLite: 'vmem-onnx-2', mobileNet: 'vmem-onnx-1', centerNet: 'vmem-onnx-1' } as const;
 
 /**
  * `fp32` keeps TF.js's numbers; `int8` runs the large matrix products in int8 (weights per column,
- * activations per row), about twice as fast on WASM, with every benchmark text's vector within
- * cosine 0.999 of fp32 and allClue within 0.003 on both dev sets. The package ships `int8` only;
+ * activations per row), about twice as fast on WASM, and stores the embedding table in int8 (a
+ * scale per row), 7.3 MB instead of 13.4, with every benchmark text's vector within cosine 0.998 of
+ * fp32 and allClue within 0.003 on both dev sets. The package ships `int8` only;
  * `fp32` is for measuring in this repository (`convert-models --fp32`).
  */
 export type ModelPrecision = 'int8' | 'fp32';

@@ -30,7 +30,7 @@ describe('USE-Lite text encoder', () => {
   afterAll(() => encoder.dispose());
 
   it('names itself and returns one unit-length 512-d vector per text, in order', async () => {
-    expect(encoder.id).toBe('use-lite-512@energetic-ai-0.2.0/vmem-onnx-1-int8');
+    expect(encoder.id).toBe('use-lite-512@energetic-ai-0.2.0/vmem-onnx-2-int8');
     expect(encoder.dimension).toBe(512);
     const texts = ['A much longer sentence about the weather in the mountains during a cold and windy winter.', 'Hi', 'I like jazz.'];
     const vectors = await encoder.embed(texts);
@@ -70,8 +70,8 @@ describe('USE-Lite text encoder', () => {
     const long = Array.from({ length: 200 }, (_, i) => `word${i}`).join(' ');
     const [a, b] = await encoder.embed([long, long + ' and a lot more text at the end that the model never sees']);
     expect(dot(a!, b!)).toBeGreaterThan(0.9999);
-    expect(makeEncoder({ maxTokens: 64 }).id).toBe('use-lite-512@energetic-ai-0.2.0/vmem-onnx-1-int8+max64');
-    expect(makeEncoder({ precision: 'fp32' }).id).toBe('use-lite-512@energetic-ai-0.2.0/vmem-onnx-1-fp32');
+    expect(makeEncoder({ maxTokens: 64 }).id).toBe('use-lite-512@energetic-ai-0.2.0/vmem-onnx-2-int8+max64');
+    expect(makeEncoder({ precision: 'fp32' }).id).toBe('use-lite-512@energetic-ai-0.2.0/vmem-onnx-2-fp32');
   });
 });
 

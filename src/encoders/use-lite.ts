@@ -2,7 +2,7 @@ import { createModelHandle } from './model-handle.js';
 import { VmemError } from '../errors.js';
 import { defaultFetch, fetchJson, siblingOf } from './assets.js';
 import type { FetchAsset } from './assets.js';
-import { CONVERTER_VERSION, MODEL_FILES, USE_LITE_ONNX } from './model-formats.js';
+import { CONVERTER_VERSIONS, MODEL_FILES, USE_LITE_ONNX } from './model-formats.js';
 import type { ModelPrecision } from './model-formats.js';
 import { createOrtSession, readModel, runForFloats } from './ort-runtime.js';
 import type { OnnxModelSource, OrtRuntime, OrtSession, OrtSessionOptions } from './ort-runtime.js';
@@ -150,7 +150,7 @@ export function createUseLiteTextEncoder(options: UseLiteTextEncoderOptions): Lo
 
 /** The encoder id: the model, the converter and precision, plus `+max<N>` when texts are cut shorter than the model does. */
 export function useLiteId(precision: ModelPrecision, tokenCap: number): string {
-  const id = `${BASE_ID}/${CONVERTER_VERSION}-${precision}`;
+  const id = `${BASE_ID}/${CONVERTER_VERSIONS.useLite}-${precision}`;
   return tokenCap >= USE_LITE_MAX_TOKENS ? id : `${id}+max${tokenCap}`;
 }
 

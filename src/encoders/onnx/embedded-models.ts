@@ -13,13 +13,13 @@ import type { FetchAsset } from '../assets.js';
 import { convertKerasLayers } from './keras-layers.js';
 import type { KerasLayer } from './keras-layers.js';
 import { codeFewLevelWeights } from './coded-weights.js';
-import { splitEmbeddingTablesIntoBytePlanes } from './byte-planes.js';
 import { halveExactFloatWeights } from './half-weights.js';
+import { quantizeEmbeddingTables } from './int8-tables.js';
 import { encodeOnnxModel } from './proto.js';
 import { quantizeMatMuls } from './quantize.js';
 import { convertTfGraph } from './tf-graph.js';
 import type { TfNode } from './tf-graph.js';
-import { CENTERNET_ONNX, CONVERTER_VERSION, MOBILENET_ONNX, USE_LITE_ONNX } from '../model-formats.js';
+import { CENTERNET_ONNX, CONVERTER_VERSIONS, MOBILENET_ONNX, USE_LITE_ONNX } from '../model-formats.js';
 import type { ModelPrecision } from '../model-formats.js';
 import { decodeTfjsWeights } from './tfjs-weights.js';
 import type { TfjsWeightSpec } from './tfjs-weights.js';
@@ -43,8 +43,7 @@ export function useLiteToOnnx(source: TfjsModelSource, precision: ModelPrecision
   if (!Array.isArray(nodes)) throw new VmemError('MODEL_LOAD_FAILED', `${what}'s model.json has no graph nodes: it is not a TF.js graph model.`);
   const weights = decodeTfjsWeights(specsOf(source, what), source.weights, what);
   const graph = convertTfGraph({ nodes, weights, outputName: USE_LITE_ONNX.output, graphName: what });
-  // Its 8 MB embedding table stays float32, as byte planes that compress (see byte-planes.ts).
-  return encodeOnnxModel(splitEmbeddingTablesIntoBytePlanes(precision === 'int8' ? quantizeMatMuls(graph) : graph), CONVERTER_VERSION);
+  return encodeOnnxModel(precision === 'int8' ? quantizeEmbeddingTables(quantizeMatMuls(graph)) : graph, CONVERTER_VERSIONS.useLite);
 }
 
 /** MobileNetV2's layers up to `flatten_1` as an ONNX model: `pixels` [n, 224, 224, 3] in [0, 1] → `features` [n, 1280]. */
@@ -62,7 +61,7 @@ export function mobileNetToOnnx(source: TfjsModelSource): Uint8Array {
     graphName: what,
   });
   // nsfwjs ships the weights uint8-quantised: coded back to bytes, the file is a quarter of fp32's.
-  return encodeOnnxModel(codeFewLevelWeights(graph), CONVERTER_VERSION);
+  return encodeOnnxModel(codeFewLevelWeights(graph), CONVERTER_VERSIONS.mobileNet);
 }
 
 /**
@@ -77,7 +76,7 @@ export function centerNetToOnnx(source: TfjsModelSource): Uint8Array {
   const weights = decodeTfjsWeights(specsOf(source, what), source.weights, what);
   const graph = convertTfGraph({ nodes, weights, outputName: CENTERNET_ONNX.output, outputDims: [1, 100, 6], graphName: what });
   // Its weights come as float16: kept so, the file stays at the package's 4 MB instead of 8.
-  return encodeOnnxModel(halveExactFloatWeights(codeFewLevelWeights(graph)), CONVERTER_VERSION);
+  return encodeOnnxModel(halveExactFloatWeights(codeFewLevelWeights(graph)), CONVERTER_VERSIONS.centerNet);
 }
 
 /** Reads a TF.js model: its `model.json`, then every weight shard beside it, in manifest order. */
