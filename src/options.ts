@@ -176,7 +176,7 @@ export interface MemoryOptions {
   readonly describe?: 'wait' | 'background';
   /**
    * Word vectors for the `similar-words` signal, which matches each question word to the most similar
-   * word of every round ("martial arts" finds "kickboxing"). Use `loadNodeWordVectors()` from
+   * word of every round ("martial arts" finds "karate"). Use `loadNodeWordVectors()` from
    * `vmem/node`; `openMemory` in `vmem/browser` loads them itself. Nothing about them is stored: a
    * memory opened with other word vectors, or none, just searches without them.
    * @default undefined (no similar-words signal)

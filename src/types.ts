@@ -261,7 +261,7 @@ export interface EncoderIds {
 /**
  * A table of word vectors (GloVe-style, one row per lower-case word), read by the `similar-words`
  * signal: each of a question's words is matched to the most similar word of every round, so "martial
- * arts" finds "kickboxing" and "cities" finds "Rome" where BM25 needs the same word and a sentence
+ * arts" finds "karate" and "cities" finds "Rome" where BM25 needs the same word and a sentence
  * vector blurs one word among twenty.
  */
 export interface WordVectors {

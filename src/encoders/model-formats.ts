@@ -30,7 +30,7 @@ export const MODEL_FILES = {
   useLiteVocab: 'use-lite-vocab.json',
   mobileNet: 'mobilenet-v2.onnx',
   centerNet: 'centernet.onnx',
-  wordVectors: 'glove-50k-int8.bin',
+  wordVectors: 'glove-20k-int4.bin',
   tesseractEnglish: 'eng.traineddata.gz',
 } as const;
 

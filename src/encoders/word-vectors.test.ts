@@ -23,19 +23,25 @@ describe('word-vector file', () => {
     expect(table.rowOf('unheard')).toBeUndefined();
   });
 
-  it('gives every similarity exactly as the plain integer dot product over the two norms', () => {
-    // Rows of integers with a component of 127 are stored as they are, so the expected value can be computed here.
+  it('gives every similarity exactly as the plain integer dot product over the two norms, at every level width', () => {
+    // Rows of integers whose largest magnitude is the top level are stored as they are, so the expected value can be computed here.
     let seed = 7;
-    const next = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % 255) - 127;
-    for (const dimension of [1, 5, 7, 100, 103]) {
-      const rows = Array.from({ length: 12 }, () => Array.from({ length: dimension }, (_, at) => (at === 0 ? 127 : next())));
-      const words = rows.map((_, at) => `w${at}`);
-      const vectors = parseWordVectors(encodeWordVectors('ints', words, rows));
-      const inverseNorm = (row: readonly number[]) => Math.fround(1 / Math.sqrt(row.reduce((sum, value) => sum + value * value, 0)));
-      for (let a = 0; a < rows.length; a++) {
-        for (let b = 0; b < rows.length; b++) {
-          const dot = rows[a]!.reduce((sum, value, at) => sum + value * rows[b]![at]!, 0);
-          expect(vectors.similarity(a, b)).toBe(dot * inverseNorm(rows[a]!) * inverseNorm(rows[b]!));
+    for (const bits of [4, 5, 6, 7, 8] as const) {
+      const top = 2 ** (bits - 1) - 1;
+      const next = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % (2 * top + 1)) - top;
+      for (const dimension of [1, 5, 7, 100, 103]) {
+        const rows = Array.from({ length: 12 }, () => Array.from({ length: dimension }, (_, at) => (at === 0 ? top : next())));
+        const words = rows.map((_, at) => `w${at}`);
+        const bytes = encodeWordVectors('ints', words, rows, bits);
+        const header = new TextEncoder().encode(`vmem-word-vectors 2 ints ${dimension} 12 ${words.join('\n').length} ${bits}\n`).length;
+        expect(bytes.length - header - words.join('\n').length).toBe(Math.ceil((12 * dimension * bits) / 8));
+        const vectors = parseWordVectors(bytes);
+        const inverseNorm = (row: readonly number[]) => Math.fround(1 / Math.sqrt(row.reduce((sum, value) => sum + value * value, 0)));
+        for (let a = 0; a < rows.length; a++) {
+          for (let b = 0; b < rows.length; b++) {
+            const dot = rows[a]!.reduce((sum, value, at) => sum + value * rows[b]![at]!, 0);
+            expect(vectors.similarity(a, b)).toBe(dot * inverseNorm(rows[a]!) * inverseNorm(rows[b]!));
+          }
         }
       }
     }
@@ -50,5 +56,6 @@ describe('word-vector file', () => {
     expect(() => encodeWordVectors('topics', ['a', 'b'], [[1, 0], [1]])).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
     expect(() => encodeWordVectors('two words', ['a'], [[1]])).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
     expect(() => encodeWordVectors('topics', ['a\nb'], [[1]])).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+    expect(() => encodeWordVectors('topics', ['a'], [[1]], 3 as 4)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
   });
 });

@@ -2,14 +2,15 @@ import { VmemError } from '../errors.js';
 import type { WordVectors } from '../types.js';
 
 /*
- * The word-vector file: a header line, then the words, then one int8 row per word.
- *   `vmem-word-vectors 1 <id> <dimension> <count> <wordBytes>\n`, `<wordBytes>` of UTF-8 words joined
- *   by `\n`, then `count × dimension` signed bytes.
- * int8 keeps 50 000 words of 100 dimensions at 5 MB; cosine similarity is scale-free, so a row needs
- * no scale of its own, only its norm, computed on load.
+ * The word-vector file: a header line, then the words, then one row of levels per word.
+ *   `vmem-word-vectors 2 <id> <dimension> <count> <wordBytes> <bits>\n`, `<wordBytes>` of UTF-8
+ *   words joined by `\n`, then `count × dimension` values of `<bits>` bits each, packed
+ *   little-endian: value q in [-L, L], L = 2^(bits-1) - 1, stored as q + L.
+ * Cosine similarity is scale-free, so a row needs no scale of its own, only its norm, computed on
+ * load. The levels are held as int8 once read, whatever their width in the file.
  */
 const MAGIC = 'vmem-word-vectors';
-const VERSION = 1;
+const VERSION = 2;
 
 /** A word-vector table read from its file. */
 class WordVectorTable implements WordVectors {
@@ -69,38 +70,106 @@ export function parseWordVectors(bytes: ArrayBuffer | Uint8Array): WordVectors {
   const data = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
   const headerEnd = data.indexOf(10);
   const header = new TextDecoder().decode(data.subarray(0, Math.max(0, Math.min(headerEnd, 256)))).split(' ');
-  const [magic, version, id, dimensionText, countText, wordBytesText] = header;
+  const [magic, version, id, dimensionText, countText, wordBytesText, bitsText] = header;
   const dimension = Number(dimensionText);
   const count = Number(countText);
   const wordBytes = Number(wordBytesText);
+  const bits = Number(bitsText);
   const wordsStart = headerEnd + 1;
   const rowsStart = wordsStart + wordBytes;
-  if (headerEnd < 0 || magic !== MAGIC || Number(version) !== VERSION || !id || ![dimension, count, wordBytes].every((n) => Number.isInteger(n) && n > 0) || data.length !== rowsStart + count * dimension) {
+  if (
+    headerEnd < 0 ||
+    magic !== MAGIC ||
+    Number(version) !== VERSION ||
+    !id ||
+    ![dimension, count, wordBytes].every((n) => Number.isInteger(n) && n > 0) ||
+    !isLevelWidth(bits) ||
+    data.length !== rowsStart + packedBytes(count * dimension, bits)
+  ) {
     throw new VmemError('MODEL_LOAD_FAILED', `These bytes are not a vmem word-vector file (version ${VERSION}); rebuild it with npm run convert-models.`);
   }
   const words = new TextDecoder().decode(data.subarray(wordsStart, rowsStart)).split('\n');
   if (words.length !== count) throw new VmemError('MODEL_LOAD_FAILED', `The word-vector file ${id} lists ${words.length} words but says ${count}.`);
-  const values = new Int8Array(data.buffer, data.byteOffset + rowsStart, count * dimension);
-  return new WordVectorTable(id, dimension, words, values);
+  return new WordVectorTable(id, dimension, words, unpackLevels(data.subarray(rowsStart), count * dimension, bits));
 }
 
-/** Writes a word-vector file from words and their rows (any scale; each row is quantised to int8 on its own). */
-export function encodeWordVectors(id: string, words: readonly string[], rows: readonly ArrayLike<number>[]): Uint8Array {
+/** Level widths a file may use: 8 bits (int8) down to 4. */
+export type LevelWidth = 4 | 5 | 6 | 7 | 8;
+
+/**
+ * Writes a word-vector file from words and their rows (any scale; each row is quantised on its own,
+ * its largest magnitude at the top level of `bits`).
+ */
+export function encodeWordVectors(id: string, words: readonly string[], rows: readonly ArrayLike<number>[], bits: LevelWidth = 8): Uint8Array {
   const dimension = rows[0]?.length ?? 0;
   if (/\s/.test(id) || words.length === 0 || words.length !== rows.length || words.some((word) => word === '' || word.includes('\n'))) {
     throw new VmemError('INVALID_INPUT', 'encodeWordVectors needs an id without spaces and one non-empty word (no line breaks) per row.');
   }
-  const wordBytes = new TextEncoder().encode(words.join('\n'));
-  const header = new TextEncoder().encode(`${MAGIC} ${VERSION} ${id} ${dimension} ${words.length} ${wordBytes.length}\n`);
-  const out = new Uint8Array(header.length + wordBytes.length + words.length * dimension);
-  out.set(header, 0);
-  out.set(wordBytes, header.length);
-  const values = new Int8Array(out.buffer, header.length + wordBytes.length);
+  if (!isLevelWidth(bits)) throw new VmemError('INVALID_INPUT', `encodeWordVectors stores 4 to 8 bits a value, not ${String(bits)}.`);
+  const top = topLevel(bits);
+  const levels = new Int8Array(words.length * dimension);
   rows.forEach((row, index) => {
     if (row.length !== dimension) throw new VmemError('INVALID_INPUT', `Row ${index} has ${row.length} values, not ${dimension}.`);
     let largest = 0;
     for (let at = 0; at < dimension; at++) largest = Math.max(largest, Math.abs(row[at]!));
-    for (let at = 0; at < dimension; at++) values[index * dimension + at] = largest > 0 ? Math.round((row[at]! / largest) * 127) : 0;
+    for (let at = 0; at < dimension; at++) levels[index * dimension + at] = largest > 0 ? Math.round((row[at]! / largest) * top) : 0;
   });
+  const wordBytes = new TextEncoder().encode(words.join('\n'));
+  const header = new TextEncoder().encode(`${MAGIC} ${VERSION} ${id} ${dimension} ${words.length} ${wordBytes.length} ${bits}\n`);
+  const packed = packLevels(levels, bits);
+  const out = new Uint8Array(header.length + wordBytes.length + packed.length);
+  out.set(header, 0);
+  out.set(wordBytes, header.length);
+  out.set(packed, header.length + wordBytes.length);
   return out;
+}
+
+function isLevelWidth(bits: number): bits is LevelWidth {
+  return Number.isInteger(bits) && bits >= 4 && bits <= 8;
+}
+
+function topLevel(bits: LevelWidth): number {
+  return 2 ** (bits - 1) - 1;
+}
+
+function packedBytes(values: number, bits: LevelWidth): number {
+  return Math.ceil((values * bits) / 8);
+}
+
+function packLevels(levels: Int8Array, bits: LevelWidth): Uint8Array {
+  const top = topLevel(bits);
+  const out = new Uint8Array(packedBytes(levels.length, bits));
+  let at = 0;
+  let buffer = 0;
+  let held = 0;
+  for (const level of levels) {
+    buffer |= (level + top) << held;
+    held += bits;
+    while (held >= 8) {
+      out[at++] = buffer & 0xff;
+      buffer >>>= 8;
+      held -= 8;
+    }
+  }
+  if (held > 0) out[at] = buffer & 0xff;
+  return out;
+}
+
+function unpackLevels(packed: Uint8Array, count: number, bits: LevelWidth): Int8Array {
+  const top = topLevel(bits);
+  const mask = (1 << bits) - 1;
+  const levels = new Int8Array(count);
+  let at = 0;
+  let buffer = 0;
+  let held = 0;
+  for (let index = 0; index < count; index++) {
+    while (held < bits) {
+      buffer |= packed[at++]! << held;
+      held += 8;
+    }
+    levels[index] = (buffer & mask) - top;
+    buffer >>>= bits;
+    held -= bits;
+  }
+  return levels;
 }

@@ -18,7 +18,7 @@ export interface EmbeddedModelFiles {
   readonly useLiteVocab: string;
   /** MobileNetV2 up to its pooled features (`mobilenet-v2.onnx`). */
   readonly mobileNetModel: string;
-  /** GloVe word vectors, int8 (`glove-50k-int8.bin`), read by the page's similar-words signal. */
+  /** GloVe word vectors, 4-bit (`glove-20k-int4.bin`), read by the page's similar-words signal. */
   readonly wordVectors: string;
   /**
    * onnxruntime-web's WASM-only binary. The full build's (WebGPU, and the hub encoders) is not shipped:
@@ -34,7 +34,7 @@ export function embeddedModelFiles(): EmbeddedModelFiles {
     useLiteModel: new URL('../../models/use-lite-int8.onnx', import.meta.url).href,
     useLiteVocab: new URL('../../models/use-lite-vocab.json', import.meta.url).href,
     mobileNetModel: new URL('../../models/mobilenet-v2.onnx', import.meta.url).href,
-    wordVectors: new URL('../../models/glove-50k-int8.bin', import.meta.url).href,
+    wordVectors: new URL('../../models/glove-20k-int4.bin', import.meta.url).href,
     ortWasm: new URL('../../node_modules/onnxruntime-web/dist/ort-wasm-simd-threaded.wasm', import.meta.url).href,
   };
 }

@@ -78,7 +78,7 @@ export interface EncoderWorkerApi {
   describeImages(images: readonly ImagePayload[]): Promise<ImageDescription[]>;
   counts(): EncoderCallCounts;
   /**
-   * The embedded word-vector file (`glove-50k-int8.bin`, 5 MB), fetched from beside the worker's
+   * The embedded word-vector file (`glove-20k-int4.bin`, 1.2 MB), fetched from beside the worker's
    * models and transferred, for `createMemory({ wordVectors })` in the page. Needs no `load()`.
    */
   wordVectorFile(): Promise<Uint8Array>;
