@@ -13,13 +13,6 @@ import { VectorMatrix } from './vector-matrix.js';
  * how far off topic it went; Orama's b = 0.75 let two-line greetings outrank the exchange that answers.
  */
 const ROUND_BM25 = { ...ORAMA_BM25, b: 0.3 };
-/**
- * Room an open leaves in each matrix beyond the rows it attaches, as a share of them. Reserved
- * exactly, the first add after every open grew the matrix by half (at 100k rounds, about 100 MB of
- * WebAssembly memory), and the garbage collection that growth set off made the first adds 40-60 ms
- * each instead of under 1 ms. Rows never written stay untouched pages: no resident memory.
- */
-const ROWS_HEADROOM = 1 / 8;
 /** Dead rows a matrix tolerates (as a share of its rows) before it is compacted. */
 const DEAD_ROWS_BEFORE_COMPACTING = 0.25;
 
@@ -259,15 +252,11 @@ export class Lanes {
 
   // --- building and attaching segments
 
-  /**
-   * Makes room for the rows of segments about to be attached (their `text` and `image` sections'
-   * rows), and for the rounds added after them (`ROWS_HEADROOM`).
-   */
+  /** Makes room for the rows of segments about to be attached (their `text` and `image` sections' rows). */
   reserve(segments: readonly SegmentData[]): void {
     const rows = (pick: (data: SegmentData) => VectorSection | undefined) => segments.reduce((sum, data) => sum + (pick(data)?.owner.length ?? 0), 0);
-    const withHeadroom = (needed: number) => needed + Math.ceil(needed * ROWS_HEADROOM);
-    this.textRows.matrix.reserveRows(withHeadroom(this.textRows.size + rows((data) => data.text)));
-    this.imageRows?.matrix.reserveRows(withHeadroom(this.imageRows.size + rows((data) => data.image)));
+    this.textRows.matrix.reserveRows(this.textRows.size + rows((data) => data.text));
+    this.imageRows?.matrix.reserveRows(this.imageRows.size + rows((data) => data.image));
   }
 
   /** The segment of new rounds (their units with vectors); `attach` it once storage has it. */
