@@ -80,7 +80,7 @@ export async function memoryAtScale(context: BrowserContext, profileDir: string,
       target: OPEN_TARGETS[rounds] ?? '—',
       note: `${runs}; a retrieval on the open memory ${ms(reopened.warmRetrieval.p50)}`,
     });
-    push({ measure: `add ${ADDED} text rounds, one add each, to the reopened ${label}-round memory`, value: `${added.roundsPerSecond.toFixed(0)} rounds/s`, target: '—', note: `${(added.ms / 1000).toFixed(2)} s; synthetic encoders, so this is storage and indexing` });
+    push({ measure: `add ${ADDED} text rounds, one add each, to the reopened ${label}-round memory`, value: `${added.roundsPerSecond.toFixed(0)} rounds/s`, target: '—', note: `${(added.ms / 1000).toFixed(2)} s (${addTimes(added)}); synthetic encoders, so this is storage and indexing` });
   }
   await page.close();
   const small = addRates.get(1_000) ?? (await addRate(context, 1_000));
@@ -93,6 +93,11 @@ export async function memoryAtScale(context: BrowserContext, profileDir: string,
       note: `${addRates.get(rounds)!.toFixed(0)} against ${small.toFixed(0)} rounds/s, the same ${ADDED} adds`,
     });
   }
+}
+
+/** Where an add run's time went: the first adds after opening, and the adds' median and p95. */
+function addTimes(added: { readonly firstMs: number; readonly each: { readonly p50: number; readonly p95: number } }): string {
+  return `the first 5 adds ${ms(added.firstMs)}, an add's p50 ${added.each.p50.toFixed(1)} ms, p95 ${added.each.p95.toFixed(1)} ms`;
 }
 
 /** Rounds added one by one for the add-rate rows. */
@@ -114,7 +119,7 @@ async function addRate(context: BrowserContext, rounds: number): Promise<number>
   await page.evaluate((n) => window.__bench!.deleteMemory(`bench-persisted-${n}`), rounds);
   await page.close();
   record(`add.${sizeId(rounds)}`, added.roundsPerSecond, 'rounds/s');
-  push({ measure: `add ${ADDED} text rounds, one add each, to a reopened ${rounds.toLocaleString('en')}-round memory`, value: `${added.roundsPerSecond.toFixed(0)} rounds/s`, target: '—', note: `${(added.ms / 1000).toFixed(2)} s` });
+  push({ measure: `add ${ADDED} text rounds, one add each, to a reopened ${rounds.toLocaleString('en')}-round memory`, value: `${added.roundsPerSecond.toFixed(0)} rounds/s`, target: '—', note: `${(added.ms / 1000).toFixed(2)} s (${addTimes(added)})` });
   return added.roundsPerSecond;
 }
 

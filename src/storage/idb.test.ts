@@ -77,6 +77,23 @@ describe('createIdbStorage', () => {
     await reopened.close();
   });
 
+  it('stores a round written again in place of the old one, whether or not this storage has read the rounds yet', async () => {
+    const edited = (seq: number, text: string): RoundRecord => ({ ...indexed(seq), round: { ...record(seq).round, user: { text, images: [] } } });
+    const first = await fresh('rewrite');
+    await first.putRounds([indexed(1), indexed(2)], change([{ id: 'a', rounds: 2 }], ['a']));
+    await first.close();
+    // Not opened: it cannot know which rounds are stored, so it looks r1 up.
+    const storage = await createIdbStorage('rewrite');
+    await storage.putRounds([edited(1, 'edited before open')], change([{ id: 'a', rounds: 2, dead: [0] }, { id: 'b', rounds: 1 }], ['b']));
+    expect((await storage.open()).rounds.map((r) => r.id)).toEqual(['r1', 'r2']);
+    // Opened: a new round needs no look-up, a stored one still leaves its old record.
+    await storage.putRounds([indexed(3), edited(2, 'edited after open')], change([{ id: 'c', rounds: 2 }], ['c']));
+    const state = await storage.open();
+    expect(state.rounds.map((r) => r.id)).toEqual(['r1', 'r2', 'r3']);
+    expect((await storage.getRounds(['r1', 'r2', 'r3'])).map((round) => round?.user.text)).toEqual(['edited before open', 'edited after open', 'user text 3']);
+    await storage.close();
+  });
+
   it('writes a batch and its index change all or nothing: an unstorable value leaves nothing behind', async () => {
     const storage = await fresh('atomic');
     await storage.putRounds([indexed(1)], change([{ id: 'a', rounds: 1 }], ['a']));

@@ -160,6 +160,11 @@ export async function createIdbStorage(name: string, options: IdbStorageOptions 
   let knownRevision = await readRevision(db);
   /** Ids of the rounds this tab has loaded or written: what tells its new rounds from another tab's. */
   let knownRounds = new Set<string>();
+  /**
+   * Whether `knownRounds` is every round stored, as of `knownRevision`: set once `open` has read them.
+   * A write that finds the revision unchanged can then tell new rounds from stored ones without a read.
+   */
+  let roundsLoaded = false;
   const mergeAdds = options.concurrentAdds !== 'refuse';
 
   const ensureOpen = (): VmemDb => {
@@ -273,6 +278,7 @@ export async function createIdbStorage(name: string, options: IdbStorageOptions 
       const legacy = chunks.flatMap((chunk) => chunk.rounds.map(roundFacts));
       const rounds = [...facts.flatMap(factsOf), ...legacy].sort((a, b) => a.seq - b.seq);
       knownRounds = new Set(rounds.map((round) => round.id));
+      roundsLoaded = true;
       if (facts.filter((record) => record.roundIds.length < CHUNK_ROUNDS / 8).length >= SMALL_RECORDS_BEFORE_COMPACTING) void compact().catch(() => undefined);
       const unindexed = new Set(legacy.map((round) => round.id));
       return { rounds, index: commit, unindexed: rounds.filter((round) => unindexed.has(round.id)).map((round) => round.id) };
@@ -362,8 +368,11 @@ export async function createIdbStorage(name: string, options: IdbStorageOptions 
         doing,
         async (tx, stale) => {
           const batch = stale ? await rebased(tx, records, doing) : records;
-          // A round written again (a new caption, an edit) leaves the records it was in.
-          await removeRounds(tx, batch.map((record) => record.round.id));
+          // A round written again (a new caption, an edit) leaves the records it was in. A new round is
+          // in none: when no other tab wrote, this tab knows which are new and skips their index reads
+          // (a key that is not there costs the most to look up, and more the larger the database).
+          const written = stale || !roundsLoaded ? batch : batch.filter((record) => knownRounds.has(record.round.id));
+          await removeRounds(tx, written.map((record) => record.round.id));
           if (change) {
             for (const slice of slices(batch)) queued(tx.objectStore('facts').put(factsRecord(slice.map((record) => roundFacts(record.round)))));
             for (const record of batch) queued(tx.objectStore('bodies').put({ id: record.round.id, round: record.round }));
