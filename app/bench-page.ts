@@ -56,6 +56,26 @@ async function fill(memory: Memory, rounds: number): Promise<number> {
   return performance.now() - started;
 }
 
+/** Adds `count` new synthetic text rounds after the memory's last, one `add` each; each add's time in ms. */
+async function addTimed(memory: Memory, count: number): Promise<number[]> {
+  const fresh = syntheticRounds(count, memory.size, 31).map((round) => ({ ...round, id: `added-${round.id}`, user: { text: round.user.text } }));
+  // Each add timed: a cost paid once after opening shows in the first adds, a steady one in the median.
+  const each: number[] = [];
+  for (const round of fresh) {
+    const before = performance.now();
+    await memory.add(round);
+    each.push(performance.now() - before);
+  }
+  return each;
+}
+
+/** An add run's rate from its adds' times. */
+function addRun(each: readonly number[]) {
+  const ms = each.reduce((sum, time) => sum + time, 0);
+  const firstMs = each.slice(0, FIRST_ADDS).reduce((sum, time) => sum + time, 0);
+  return { count: each.length, ms, roundsPerSecond: (each.length / ms) * 1000, firstMs, each: summarize([...each]) };
+}
+
 const bench = {
   /** Builds an in-memory vmem memory of `rounds` synthetic rounds and times `queryCount` text retrievals. */
   async vmemScale(rounds: number, queryCount: number) {
@@ -244,19 +264,39 @@ const bench = {
   async addToHeld(count: number) {
     const memory = held.memory;
     if (!memory) throw new Error('no memory is held');
-    const first = memory.size;
-    const fresh = syntheticRounds(count, first, 31).map((round) => ({ ...round, id: `added-${round.id}`, user: { text: round.user.text } }));
-    // Each add timed too: a cost paid once after opening shows in the first adds, a steady one in the median.
-    const each: number[] = [];
-    const started = performance.now();
-    for (const round of fresh) {
-      const before = performance.now();
-      await memory.add(round);
-      each.push(performance.now() - before);
+    return addRun(await addTimed(memory, count));
+  },
+
+  /**
+   * The add rate of the memory held against that of a persisted `referenceRounds`-round memory opened
+   * beside it in this page: `count` adds to each, in blocks of `block` taken in turn (reference,
+   * held, held, reference, …), so that the machine's load, which moves either rate by a tenth or
+   * more within minutes here, weighs on both alike.
+   */
+  async addPaired(referenceRounds: number, count: number, block: number) {
+    const memory = held.memory;
+    if (!memory) throw new Error('no memory is held');
+    const name = persistedName(referenceRounds);
+    const encoders = { textEncoder, imageEncoder };
+    if (!(await listMemories()).includes(name)) {
+      const written = await openMemory(name, { encoders });
+      await fill(written, referenceRounds);
+      await written.close();
     }
-    const spent = performance.now() - started;
-    const firstMs = each.slice(0, FIRST_ADDS).reduce((sum, ms) => sum + ms, 0);
-    return { count, ms: spent, roundsPerSecond: (count / spent) * 1000, firstMs, each: summarize(each) };
+    const reference = await openMemory(name, { encoders, retrieval: { llmAnchors: false } });
+    try {
+      // The held memory has answered a retrieval since its open (`persistedOpen`): so does this one.
+      await reference.retrieve(queries(1)[0]!);
+      const times = { held: [] as number[], reference: [] as number[] };
+      for (let at = 0; at * block < count; at++) {
+        const turn = at % 2 === 0 ? (['reference', 'held'] as const) : (['held', 'reference'] as const);
+        for (const which of turn) times[which].push(...(await addTimed(which === 'held' ? memory : reference, Math.min(block, count - at * block))));
+      }
+      return { held: addRun(times.held), reference: addRun(times.reference) };
+    } finally {
+      await reference.close();
+      await deleteMemory(name);
+    }
   },
 
   /**
