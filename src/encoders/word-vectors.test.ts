@@ -47,6 +47,21 @@ describe('word-vector file', () => {
     }
   });
 
+  it('still reads a version 1 file (one signed byte a value, no width field)', () => {
+    const rows = [
+      [127, -5, 0],
+      [-127, 64, -1],
+    ];
+    const words = ['up', 'down'];
+    const header = new TextEncoder().encode(`vmem-word-vectors 1 old 3 2 ${words.join('\n').length}\n`);
+    const file = new Uint8Array([...header, ...new TextEncoder().encode(words.join('\n')), ...new Uint8Array(Int8Array.from(rows.flat()).buffer)]);
+    const vectors = parseWordVectors(file);
+    expect(vectors).toMatchObject({ id: 'old', dimension: 3, size: 2 });
+    const norm = (row: readonly number[]) => Math.fround(1 / Math.sqrt(row.reduce((sum, value) => sum + value * value, 0)));
+    const dot = rows[0]!.reduce((sum, value, at) => sum + value * rows[1]![at]!, 0);
+    expect(vectors.similarity(vectors.rowOf('up')!, vectors.rowOf('down')!)).toBe(dot * norm(rows[0]!) * norm(rows[1]!));
+  });
+
   it('refuses bytes that are not such a file, or are cut short', () => {
     expect(() => parseWordVectors(new TextEncoder().encode('{"words": []}'))).toThrow(expect.objectContaining({ code: 'MODEL_LOAD_FAILED' }));
     expect(() => parseWordVectors(bytes.subarray(0, bytes.length - 1))).toThrow(expect.objectContaining({ code: 'MODEL_LOAD_FAILED' }));

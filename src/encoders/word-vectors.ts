@@ -7,7 +7,8 @@ import type { WordVectors } from '../types.js';
  *   words joined by `\n`, then `count × dimension` values of `<bits>` bits each, packed
  *   little-endian: value q in [-L, L], L = 2^(bits-1) - 1, stored as q + L.
  * Cosine similarity is scale-free, so a row needs no scale of its own, only its norm, computed on
- * load. The levels are held as int8 once read, whatever their width in the file.
+ * load. The levels are held as int8 once read, whatever their width in the file. Version 1 files
+ * (no `<bits>` field, one signed byte a value) are still read.
  */
 const MAGIC = 'vmem-word-vectors';
 const VERSION = 2;
@@ -74,13 +75,15 @@ export function parseWordVectors(bytes: ArrayBuffer | Uint8Array): WordVectors {
   const dimension = Number(dimensionText);
   const count = Number(countText);
   const wordBytes = Number(wordBytesText);
-  const bits = Number(bitsText);
+  // Version 1 had no width field: one signed byte a value.
+  const signedBytes = Number(version) === 1 && bitsText === undefined;
+  const bits = signedBytes ? 8 : Number(bitsText);
   const wordsStart = headerEnd + 1;
   const rowsStart = wordsStart + wordBytes;
   if (
     headerEnd < 0 ||
     magic !== MAGIC ||
-    Number(version) !== VERSION ||
+    (Number(version) !== VERSION && Number(version) !== 1) ||
     !id ||
     ![dimension, count, wordBytes].every((n) => Number.isInteger(n) && n > 0) ||
     !isLevelWidth(bits) ||
@@ -90,7 +93,8 @@ export function parseWordVectors(bytes: ArrayBuffer | Uint8Array): WordVectors {
   }
   const words = new TextDecoder().decode(data.subarray(wordsStart, rowsStart)).split('\n');
   if (words.length !== count) throw new VmemError('MODEL_LOAD_FAILED', `The word-vector file ${id} lists ${words.length} words but says ${count}.`);
-  return new WordVectorTable(id, dimension, words, unpackLevels(data.subarray(rowsStart), count * dimension, bits));
+  const levels = signedBytes ? new Int8Array(data.slice(rowsStart).buffer) : unpackLevels(data.subarray(rowsStart), count * dimension, bits);
+  return new WordVectorTable(id, dimension, words, levels);
 }
 
 /** Level widths a file may use: 8 bits (int8) down to 4. */
