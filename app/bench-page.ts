@@ -18,7 +18,7 @@ export interface Latencies {
 }
 
 const BATCH = 2_000;
-/** The first adds after opening, timed apart by `addToHeld`. */
+/** The first adds after opening, whose time an add run reports apart (`addRun`). */
 const FIRST_ADDS = 5;
 const textEncoder = syntheticTextEncoder(512);
 const imageEncoder = syntheticImageEncoder(1280);

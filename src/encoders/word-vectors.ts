@@ -76,14 +76,14 @@ export function parseWordVectors(bytes: ArrayBuffer | Uint8Array): WordVectors {
   const count = Number(countText);
   const wordBytes = Number(wordBytesText);
   // Version 1 had no width field: one signed byte a value.
-  const signedBytes = Number(version) === 1 && bitsText === undefined;
+  const signedBytes = Number(version) === 1;
   const bits = signedBytes ? 8 : Number(bitsText);
   const wordsStart = headerEnd + 1;
   const rowsStart = wordsStart + wordBytes;
   if (
     headerEnd < 0 ||
     magic !== MAGIC ||
-    (Number(version) !== VERSION && Number(version) !== 1) ||
+    (!signedBytes && Number(version) !== VERSION) ||
     !id ||
     ![dimension, count, wordBytes].every((n) => Number.isInteger(n) && n > 0) ||
     !isLevelWidth(bits) ||
@@ -93,7 +93,7 @@ export function parseWordVectors(bytes: ArrayBuffer | Uint8Array): WordVectors {
   }
   const words = new TextDecoder().decode(data.subarray(wordsStart, rowsStart)).split('\n');
   if (words.length !== count) throw new VmemError('MODEL_LOAD_FAILED', `The word-vector file ${id} lists ${words.length} words but says ${count}.`);
-  const levels = signedBytes ? new Int8Array(data.slice(rowsStart).buffer) : unpackLevels(data.subarray(rowsStart), count * dimension, bits);
+  const levels = signedBytes ? new Int8Array(data.buffer, data.byteOffset + rowsStart, count * dimension) : unpackLevels(data.subarray(rowsStart), count * dimension, bits);
   return new WordVectorTable(id, dimension, words, levels);
 }
 

@@ -1,9 +1,9 @@
 /**
  * Stores a converted graph's large embedding tables (float weights read only through `Gather` on
  * axis 0) in int8, with one symmetric scale per row: each lookup gathers the int8 rows and their
- * scales and multiplies them back to floats. USE-Lite's 8002 × 256 table goes from 8 MB to 2 MB,
- * and from 6.6 MB brotli-compressed to about 1.8 MB, most of the text model's bytes on a first
- * visit. A row's largest magnitude maps to ±127, so every value is within half a step (1/254 of
+ * scales and multiplies them back to floats. USE-Lite's 8002 × 256 table goes from 8 MB to 2 MB:
+ * the whole model from 13.4 MB to 7.3, and with brotli from 11.4 MB to 6.4, the largest file of a
+ * first visit. A row's largest magnitude maps to ±127, so every value is within half a step (1/254 of
  * that magnitude) of the original; the retrieval curves this moves are measured in
  * docs/architecture.md ("int8 USE-Lite").
  */
