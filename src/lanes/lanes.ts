@@ -4,7 +4,7 @@ import type { Lane, Role, StoredUnit, UnitKind, WordVectors } from '../types.js'
 import { Bm25Index, ORAMA_BM25, buildBm25Section, createWholeWordTokenizer, type Bm25Part, type Bm25Section } from './bm25.js';
 import { buildSegment, mergeSegments, ROLES, UNIT_KINDS, type SegmentData, type SegmentRound, type VectorSection } from './segment.js';
 import { SegmentDamage } from './segment-file.js';
-import { SimilarWordsIndex, buildWordsSection, wordRowsOf, type WordsPart } from './similar-words.js';
+import { SimilarWordsIndex, buildWordsSection, wordRowsId, wordRowsOf, type WordsPart } from './similar-words.js';
 import { TopK } from './top-k.js';
 import { VectorMatrix } from './vector-matrix.js';
 
@@ -181,6 +181,8 @@ export class Lanes {
   private roundIndex = new Bm25Index(this.isDead, ROUND_BM25, this.slotOrder);
   private captionIndex = new Bm25Index(this.isDead, undefined, this.slotOrder);
   private similarWordsIndex: SimilarWordsIndex | undefined;
+  /** What this memory's segments record their word rows as (`wordRowsId`); undefined without word vectors. */
+  private readonly wordsId: string | undefined;
   private unitIndex: { index: Bm25Index; unitIds: string[][] } | undefined;
   private textRows: LaneRows;
   private textSlots = new SlotRows();
@@ -204,6 +206,7 @@ export class Lanes {
     this.textRows = new LaneRows(textDimension);
     this.imageRows = imageDimension === undefined ? undefined : new LaneRows(imageDimension);
     this.similarWordsIndex = wordVectors && new SimilarWordsIndex(wordVectors, this.isDead, this.slotOrder);
+    this.wordsId = wordVectors && wordRowsId(wordVectors);
   }
 
   /** Live rounds. */
@@ -247,7 +250,7 @@ export class Lanes {
    */
   segmentsWithoutWords(): string[] {
     if (!this.wordVectors) return [];
-    return this.views.filter((view) => view.words?.table !== this.wordVectors!.id).map((view) => view.id);
+    return this.views.filter((view) => view.words?.table !== this.wordsId).map((view) => view.id);
   }
 
   // --- building and attaching segments
@@ -266,7 +269,7 @@ export class Lanes {
       tokenize: (text) => this.tokenizer.tokenize(text),
       textDimension: this.textDimension,
       ...(this.imageDimension === undefined ? {} : { imageDimension: this.imageDimension }),
-      ...(vectors ? { words: { table: vectors.id, rowsOf: (text: string) => wordRowsOf(text, vectors) } } : {}),
+      ...(vectors ? { words: { table: wordRowsId(vectors), rowsOf: (text: string) => wordRowsOf(text, vectors) } } : {}),
     });
   }
 
@@ -301,7 +304,7 @@ export class Lanes {
     this.views.push(view);
     this.roundIndex.addPart(view.rounds);
     this.captionIndex.addPart(view.captions);
-    if (words && words.table === this.wordVectors?.id) this.similarWordsIndex?.addPart(words.part);
+    if (words && words.table === this.wordsId) this.similarWordsIndex?.addPart(words.part);
     this.appendRows(data, slots);
     if (this.unitIndex && unitTexts) this.addUnitDocs(slots, unitTexts);
   }
@@ -347,7 +350,7 @@ export class Lanes {
       const document = documentOf(roundId);
       return document ? [{ local, rows: wordRowsOf(document, vectors) }] : [];
     }));
-    return { data: { ...merged, words: { table: vectors.id, section: words } }, slots };
+    return { data: { ...merged, words: { table: wordRowsId(vectors), section: words } }, slots };
   }
 
   /** The commit once `replace(ids, id, …)` is done: rounds that died while it was made are dead in it. */
@@ -381,7 +384,7 @@ export class Lanes {
     this.views.splice(at, ids.length, ...views);
     this.roundIndex.setParts(this.views.map((v) => v.rounds));
     this.captionIndex.setParts(this.views.map((v) => v.captions));
-    this.similarWordsIndex?.setParts(this.views.flatMap((v) => (v.words && v.words.table === this.wordVectors?.id ? [v.words.part] : [])));
+    this.similarWordsIndex?.setParts(this.views.flatMap((v) => (v.words && v.words.table === this.wordsId ? [v.words.part] : [])));
   }
 
   private adjacentRun(ids: readonly string[]): number {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { topicWordVectors } from '../testing/word-vectors.js';
-import { SimilarWordsIndex, buildWordsSection, mergeWordsSections, wordRowsOf, type WordsPart } from './similar-words.js';
+import { SimilarWordsIndex, buildWordsSection, mergeWordsSections, wordRowsId, wordRowsOf, type WordsPart } from './similar-words.js';
 
 describe('SimilarWordsIndex', () => {
   const vectors = topicWordVectors();
@@ -67,8 +67,26 @@ describe('SimilarWordsIndex', () => {
     expect(['martial arts', 'john paris', 'banana', 'karate'].map((question) => memory.ids(question))).toEqual(before);
   });
 
-  it('answers nothing for a question of function words or unknown words, or a limit of 0', () => {
+  it('matches a word the table lacks where a round holds that same word, and counts it among the question words', () => {
+    const memory = build();
+    // "banana" is in the table, "grandma" is not: only exact matches can find it.
+    memory.put('grandma', 'My grandma cooked for us');
+    expect(memory.ids('grandma')).toEqual(['grandma']);
+    // Each of the two rounds holds one of two words as rare as each other: half the question each.
+    const hits = memory.index.search('grandma banana', 10, memory.names.length);
+    expect(hits.map((hit) => memory.names[hit.slot]).sort()).toEqual(['grandma', 'soup']);
+    for (const hit of hits) expect(hit.score).toBeCloseTo(0.5, 5);
+    expect(wordRowsOf('grandma', vectors)[0]).toBeGreaterThanOrEqual(vectors.size);
+  });
+
+  it('answers nothing for a question of function words or of words no round holds, or a limit of 0', () => {
     expect(build().ids('what did they do?')).toEqual([]);
+    expect(build().ids('zeppelins')).toEqual([]);
     expect(build().ids('martial', 0)).toEqual([]);
+  });
+
+  it('names its rows apart from the bare table id, which segments written before unknown words had rows recorded', () => {
+    expect(wordRowsId(vectors)).not.toBe(vectors.id);
+    expect(wordRowsId(vectors)).toContain(vectors.id);
   });
 });

@@ -12,15 +12,34 @@ const IGNORED = new Set([...STOP_WORDS, ...FILLERS]);
  */
 const SIMILAR_WORD_MIN = 0.4;
 
-/** The distinct table rows of a text's words, function words and words the table lacks left out. */
+/**
+ * The distinct rows of a text's words, function words left out. A word the table lacks gets a row
+ * past the table's, from a hash of its letters: it has no vector, but it still matches itself, as
+ * in BM25 (a small table lacks exactly the rare words, names and things, that say most).
+ */
 export function wordRowsOf(text: string, vectors: WordVectors): number[] {
   const rows = new Set<number>();
   for (const word of text.toLowerCase().match(/[a-z]+/g) ?? []) {
     if (IGNORED.has(word)) continue;
-    const row = vectors.rowOf(word);
-    if (row !== undefined) rows.add(row);
+    rows.add(vectors.rowOf(word) ?? unknownWordRow(word, vectors.size));
   }
   return [...rows];
+}
+
+/**
+ * What a segment's word rows are made of, as segments record it: the table's id, and the rows of
+ * words it lacks. Segments written before those words had rows record the bare id, so a memory
+ * reads their rounds' words once again.
+ */
+export function wordRowsId(vectors: WordVectors): string {
+  return `${vectors.id}+unknown-words`;
+}
+
+/** A row past the table's `size` rows for a word the table lacks: FNV-1a of its letters. */
+function unknownWordRow(word: string, size: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < word.length; i++) hash = Math.imul(hash ^ word.charCodeAt(i), 0x01000193) >>> 0;
+  return size + (hash % (0xffffffff - size));
 }
 
 /**
@@ -159,28 +178,37 @@ export class SimilarWordsIndex {
     const touched: number[] = [];
     const isTouched = new Uint8Array(slots);
     for (const { section, roundSlot } of this.parts) {
-      for (let r = 0; r < section.rows.length; r++) {
+      const hold = (r: number, word: number, similarity: number) => {
+        for (let p = section.starts[r]!; p < section.starts[r + 1]!; p++) {
+          const slot = roundSlot[section.holders[p]!]!;
+          const at = slot * words + word;
+          if (isTouched[slot] === 0) {
+            if (this.isDead(slot)) continue;
+            isTouched[slot] = 1;
+            touched.push(slot);
+            best.fill(0, slot * words, slot * words + words);
+          }
+          if (similarity > best[at]!) best[at] = similarity;
+        }
+      };
+      // Rows are sorted, so the table's words come first; a word past the table matches only itself.
+      for (let r = 0; r < section.rows.length && section.rows[r]! < tableRows; r++) {
         const row = section.rows[r]!;
         for (let word = 0; word < words; word++) {
+          if (query[word]! >= tableRows) continue;
           let similarity = similarities[row * words + word]!;
           if (Number.isNaN(similarity)) {
             similarity = query[word] === row ? 1 : this.vectors.similarity(query[word]!, row);
             similarities[row * words + word] = similarity;
           }
-          if (similarity < SIMILAR_WORD_MIN) continue;
-          for (let p = section.starts[r]!; p < section.starts[r + 1]!; p++) {
-            const slot = roundSlot[section.holders[p]!]!;
-            const at = slot * words + word;
-            if (isTouched[slot] === 0) {
-              if (this.isDead(slot)) continue;
-              isTouched[slot] = 1;
-              touched.push(slot);
-              best.fill(0, slot * words, slot * words + words);
-            }
-            if (similarity > best[at]!) best[at] = similarity;
-          }
+          if (similarity >= SIMILAR_WORD_MIN) hold(r, word, similarity);
         }
       }
+      query.forEach((row, word) => {
+        if (row < tableRows) return;
+        const r = findRow(section.rows, row);
+        if (r >= 0) hold(r, word, 1);
+      });
     }
     // Scores are the share of the question's words (by rarity) a round matches, in [0, 1].
     const total = weights.reduce((sum, weight) => sum + weight, 0) || 1;

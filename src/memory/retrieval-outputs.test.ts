@@ -8,8 +8,8 @@ import { topicWordVectors } from '../testing/word-vectors.js';
 
 /*
  * What retrieval returns, pinned: the ranked rounds, fused scores and confidence of every question of
- * a LoCoMo dev conversation (and a few that name times or topic words), as the code at main ea8b525
- * returned them. Work that only makes retrieval faster must leave every figure as it was; a change
+ * a LoCoMo dev conversation (and a few that name times or topic words), as the code returned them
+ * when the file was last written (`git log` on it says why each time). Work that only makes retrieval faster must leave every figure as it was; a change
  * that means to move results writes the file again (`VMEM_WRITE_RETRIEVAL_OUTPUTS=1 npx vitest run
  * src/memory/retrieval-outputs.test.ts`) and says why in its commit.
  */
