@@ -94,9 +94,10 @@ function fit(train: readonly Sample[]): Omit<ConfidenceModel, 'falloff'> {
   const mean = {} as Record<keyof QuestionFeatures, number>;
   const scale = {} as Record<keyof QuestionFeatures, number>;
   for (const name of QUESTION_FEATURES) {
-    const column = train.map((sample) => sample.features[name]);
-    const m = column.reduce((a, b) => a + b, 0) / column.length;
-    const sd = Math.sqrt(column.reduce((a, b) => a + (b - m) ** 2, 0) / column.length);
+    // A feature a question's case has no signal for (NaN) is left out here and read as the mean below, as `questionConfidence` reads it.
+    const column = train.map((sample) => sample.features[name]).filter((value) => !Number.isNaN(value));
+    const m = column.reduce((a, b) => a + b, 0) / Math.max(1, column.length);
+    const sd = Math.sqrt(column.reduce((a, b) => a + (b - m) ** 2, 0) / Math.max(1, column.length));
     mean[name] = m;
     scale[name] = sd > 1e-9 ? sd : 1;
   }
@@ -104,7 +105,7 @@ function fit(train: readonly Sample[]): Omit<ConfidenceModel, 'falloff'> {
   const count = (predicate: (sample: Sample) => boolean) => train.filter(predicate).length || 1;
   const weightOf = (sample: Sample) =>
     sample.kind === 'answerable' ? 1 : count((s) => s.kind === 'answerable' && s.dataset === sample.dataset) / count((s) => s.kind === sample.kind && s.dataset === sample.dataset) / (sample.dataset === 'memgallery' ? 2 : 1);
-  const rows = train.map((sample) => [1, ...QUESTION_FEATURES.map((name) => (sample.features[name] - mean[name]) / scale[name])]);
+  const rows = train.map((sample) => [1, ...QUESTION_FEATURES.map((name) => (Number.isNaN(sample.features[name]) ? 0 : (sample.features[name] - mean[name]) / scale[name]))]);
   const labels = train.map((sample) => (sample.kind === 'answerable' ? 1 : 0));
   const weights = train.map(weightOf);
   const d = QUESTION_FEATURES.length + 1;

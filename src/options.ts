@@ -58,7 +58,7 @@ export interface RetrievalOptions {
    * when no hit reaches it, the result is `relevant: false`. The default was chosen on the dev sets
    * so that very few answerable questions are judged not relevant: hiding a real memory is worse than
    * showing a weak one.
-   * @default 0.11
+   * @default 0.1
    */
   readonly minConfidence?: number;
   /**
@@ -231,7 +231,7 @@ const DEFAULTS: NormalizedRetrievalOptions = {
   pictureWords: true,
   explainConfidence: false,
   now: undefined,
-  minConfidence: 0.11,
+  minConfidence: 0.1,
   dropWeakHits: false,
 };
 

@@ -6,9 +6,10 @@ import type { FusedCandidate, SignalRanking } from './fusion.js';
  *
  * The question's confidence is a logistic model of general features: how well the best round of
  * each signal scores (BM25, similar words as the share of the question's words it matches, dense
- * cosine, image cosine), how far that best stands out from the rest of its ranking, whether the
- * signals agree on the best round, and how much of the question's content words the best rounds
- * state. A hit's confidence is the question's, scaled by how close the hit comes to the best round
+ * cosine), how far that best stands out from the rest of its ranking (the image lane's too), whether
+ * the signals agree on the best round, how much of the question's content words the best rounds
+ * state, and how much of the question's words and of an attached picture's words (its caption, or
+ * what was read off it) the memory holds at all. A hit's confidence is the question's, scaled by how close the hit comes to the best round
  * in the signal where it does best, and by the share of the question's words it states rather than
  * only asks (a stored "What did I order?" is weak evidence for the same question). The question's
  * confidence is then its best hit's. The weights come from `bench/fit-confidence.ts`, fitted on
@@ -34,9 +35,11 @@ export interface QuestionFeatures {
   readonly denseTop: number;
   /** How far the best dense cosine stands out: best minus the mean of ranks 5–15. */
   readonly denseLead: number;
-  /** The best image-lane cosine; 0 without an attached picture. */
-  readonly imageTop: number;
-  /** How far the best image cosine stands out from ranks 5–15. */
+  /**
+   * How far the best image cosine stands out from ranks 5–15; 0 without an attached picture. The
+   * cosine itself is left out: its scale is the image encoder's (captions embedded as text in the
+   * data it is fitted on, pixels in an app), while how far one picture stands out means the same in both.
+   */
   readonly imageLead: number;
   /** Share of the signals whose top 3 hold the fused best round. */
   readonly agreement: number;
@@ -46,6 +49,10 @@ export interface QuestionFeatures {
   readonly askedOnly: number;
   /** log(1 + the question's content words). */
   readonly contentWords: number;
+  /** Share of the attached picture's words (its caption, or what was read off it), by rarity, that no round holds; NaN without picture words. */
+  readonly pictureUnseen: number;
+  /** The best BM25 score of the picture's words over every round, over the sum of their rarities; NaN without picture words. */
+  readonly pictureMatch: number;
   /** 1 when the question comes with a picture. */
   readonly withImage: number;
 }
@@ -60,12 +67,13 @@ export const QUESTION_FEATURES: readonly (keyof QuestionFeatures)[] = [
   'similarTop',
   'denseTop',
   'denseLead',
-  'imageTop',
   'imageLead',
   'agreement',
   'stated',
   'askedOnly',
   'contentWords',
+  'pictureUnseen',
+  'pictureMatch',
   'withImage',
 ];
 
@@ -92,11 +100,19 @@ export interface ConfidenceInput {
   /** A round's words: its user and assistant text. */
   readonly roundText: (roundId: string) => string | undefined;
   /** How many rounds hold each of the question's words, and how many rounds there are. */
-  readonly wordFrequencies: { readonly frequencies: readonly number[]; readonly documents: number };
+  readonly wordFrequencies: WordFrequencies;
   /** The best BM25 score of any round for the question, whatever the case's scopes. */
   readonly bm25Anywhere: number;
+  /** The attached picture's words (its caption, or what was read off it), as the question's are given; absent without them. */
+  readonly pictureWords?: { readonly wordFrequencies: WordFrequencies; readonly bm25Anywhere: number };
   /** Whether a round lies inside a (not vague) time the question names. */
   readonly inNamedTime?: (roundId: string) => boolean;
+}
+
+/** How many rounds hold each of a text's words, and how many rounds there are. */
+export interface WordFrequencies {
+  readonly frequencies: readonly number[];
+  readonly documents: number;
 }
 
 /** Confidence of a question and of each round it found. */
@@ -197,28 +213,39 @@ function questionFeatures(input: ConfidenceInput, words: RoundTerms, terms: read
       asked = Math.max(asked, terms.filter((term) => allTerms.has(term)).length / terms.length);
     }
   }
-  const { frequencies, documents } = input.wordFrequencies;
-  const rarity = frequencies.map((frequency) => Math.log((documents + 1) / (frequency + 0.5)));
-  const totalRarity = rarity.reduce((sum, value) => sum + value, 0);
-  const unseenRarity = rarity.reduce((sum, value, at) => sum + (frequencies[at] === 0 ? value : 0), 0);
+  const question = rarities(input.wordFrequencies);
+  const picture = input.pictureWords && rarities(input.pictureWords.wordFrequencies);
   const bm25Best = bySignal('bm25')[0]?.candidates[0]?.score ?? 0;
   return {
     bm25Top: Math.log1p(bm25Best),
-    bm25Share: totalRarity > 0 ? bm25Best / totalRarity : 0,
-    bm25Anywhere: totalRarity > 0 ? input.bm25Anywhere / totalRarity : 0,
-    unseen: totalRarity > 0 ? unseenRarity / totalRarity : 0,
-    unseenWords: Math.log1p(frequencies.filter((frequency) => frequency === 0).length),
+    bm25Share: question.share(bm25Best),
+    bm25Anywhere: question.share(input.bm25Anywhere),
+    unseen: question.unseenShare,
+    unseenWords: Math.log1p(question.unseenWords),
     // A memory without word vectors has no such signal: unknown, not zero.
     similarTop: input.rankings.some((ranking) => ranking.signal === 'similar-words') ? (bySignal('similar-words')[0]?.candidates[0]?.score ?? 0) : Number.NaN,
     denseTop: dense?.candidates[0]?.score ?? 0,
     denseLead: lead(dense),
-    imageTop: image?.candidates[0]?.score ?? 0,
     imageLead: lead(image),
     agreement: voting.length === 0 ? 0 : agreeing / voting.length,
     stated,
     askedOnly: Math.max(0, asked - stated),
     contentWords: Math.log1p(terms.length),
+    pictureUnseen: picture ? picture.unseenShare : Number.NaN,
+    pictureMatch: picture ? picture.share(input.pictureWords!.bm25Anywhere) : Number.NaN,
     withImage: input.withImage ? 1 : 0,
+  };
+}
+
+/** A text's words weighed by their rarity in the memory (BM25's IDF): how much of them a score or the unseen words make up. */
+function rarities({ frequencies, documents }: WordFrequencies): { share(score: number): number; readonly unseenShare: number; readonly unseenWords: number } {
+  const rarity = frequencies.map((frequency) => Math.log((documents + 1) / (frequency + 0.5)));
+  const total = rarity.reduce((sum, value) => sum + value, 0);
+  const unseen = rarity.reduce((sum, value, at) => sum + (frequencies[at] === 0 ? value : 0), 0);
+  return {
+    share: (score) => (total > 0 ? score / total : 0),
+    unseenShare: total > 0 ? unseen / total : 0,
+    unseenWords: frequencies.filter((frequency) => frequency === 0).length,
   };
 }
 

@@ -139,6 +139,8 @@ export function rankPlan(indexView: IndexView, plan: QueryPlan, query: EncodedQu
   };
   // For a picture target, "photo" or "show" names what is sought, not words a round should hold.
   const evidenceText = plan.route.target === 'image' ? query.text.replace(PICTURE_WORDS, ' ') : query.text;
+  const bestBm25 = (text: string) => (text.trim() ? (view.roundBm25(text, 1, admit)[0]?.score ?? 0) : 0);
+  const pictureText = query.pictureWords?.text;
   const confidenceOf = (ranked: readonly FusedCandidate[], roundText: RoundText, spans: readonly TimeSpan[] = []) =>
     scoreConfidence(
       {
@@ -148,7 +150,8 @@ export function rankPlan(indexView: IndexView, plan: QueryPlan, query: EncodedQu
         fused: ranked,
         roundText,
         wordFrequencies: view.roundWordFrequencies(evidenceText),
-        bm25Anywhere: evidenceText.trim() ? (view.roundBm25(evidenceText, 1, admit)[0]?.score ?? 0) : 0,
+        bm25Anywhere: bestBm25(evidenceText),
+        ...(pictureText ? { pictureWords: { wordFrequencies: view.roundWordFrequencies(pictureText), bm25Anywhere: bestBm25(pictureText) } } : {}),
         inNamedTime: (roundId) => {
           const at = roundAt(view, roundId)?.timestamp;
           return at !== undefined && spans.some((span) => !span.soft && at >= span.start && at < span.end);
