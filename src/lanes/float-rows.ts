@@ -1,5 +1,5 @@
 import { VmemError } from '../errors.js';
-import { quantize, type QuantizedVector, type RowBatch, type VectorRows } from './vector-matrix.js';
+import { compactRows, quantize, type QuantizedVector, type RowBatch, type VectorRows } from './vector-matrix.js';
 
 /**
  * Rows of float32 vectors scored by exact dot products (summed in float64): no quantization and no
@@ -67,14 +67,8 @@ export class FloatRows implements VectorRows {
   }
 
   compact(keep: (row: number) => boolean): Int32Array {
-    const moved = new Int32Array(this.rows).fill(-1);
-    let next = 0;
-    for (let row = 0; row < this.rows; row++) {
-      if (!keep(row)) continue;
-      if (next !== row) this.values.copyWithin(next * this.dimension, row * this.dimension, (row + 1) * this.dimension);
-      moved[row] = next++;
-    }
-    this.rows = next;
+    const { moved, left } = compactRows(this.rows, keep, (from, to) => this.values.copyWithin(to * this.dimension, from * this.dimension, (from + 1) * this.dimension));
+    this.rows = left;
     return moved;
   }
 }

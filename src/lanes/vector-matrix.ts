@@ -182,19 +182,12 @@ export class VectorMatrix implements VectorRows {
     });
   }
 
-  /** Keeps the rows `keep` says yes to, in order; returns each old row's new row (-1 when dropped). */
   compact(keep: (row: number) => boolean): Int32Array {
-    const moved = new Int32Array(this.rows).fill(-1);
-    let next = 0;
-    for (let row = 0; row < this.rows; row++) {
-      if (!keep(row)) continue;
-      if (next !== row) {
-        this.bytes.copyWithin(next * this.stride, row * this.stride, (row + 1) * this.stride);
-        this.scales[next] = this.scales[row]!;
-      }
-      moved[row] = next++;
-    }
-    this.rows = next;
+    const { moved, left } = compactRows(this.rows, keep, (from, to) => {
+      this.bytes.copyWithin(to * this.stride, from * this.stride, (from + 1) * this.stride);
+      this.scales[to] = this.scales[from]!;
+    });
+    this.rows = left;
     return moved;
   }
 
@@ -244,6 +237,21 @@ export class VectorMatrix implements VectorRows {
     this.capacity = capacity;
     this.queryRoom = queryRoom;
   }
+}
+
+/**
+ * Keeps the rows `keep` says yes to, in order; `move(from, to)` copies each kept row that moves down.
+ * Returns each old row's new row (-1 when dropped) and how many rows are left.
+ */
+export function compactRows(rows: number, keep: (row: number) => boolean, move: (from: number, to: number) => void): { moved: Int32Array; left: number } {
+  const moved = new Int32Array(rows).fill(-1);
+  let next = 0;
+  for (let row = 0; row < rows; row++) {
+    if (!keep(row)) continue;
+    if (next !== row) move(row, next);
+    moved[row] = next++;
+  }
+  return { moved, left: next };
 }
 
 /** Scales a vector to unit length in place; a zero vector stays zero. */
