@@ -109,7 +109,7 @@ export const STAGE_SYSTEMS: readonly BenchSystem[] = [
 export const REFERENCE_SYSTEM = 'full';
 
 /** Name of `full` over float32 vectors (`--float-vectors`). */
-export const FLOAT_VECTORS_SYSTEM = 'full-float32';
+const FLOAT_VECTORS_SYSTEM = 'full-float32';
 
 /**
  * `--float-vectors`: the systems with `full-float32` right after `full`: the same options, asked of
