@@ -11,6 +11,7 @@ describe('parseBenchArgs', () => {
       textWorkers: 1,
       curves: [],
       stages: false,
+      floatVectors: false,
       limit: 2,
       json: 'out.json',
     });
@@ -27,6 +28,10 @@ describe('parseBenchArgs', () => {
     expect(parseBenchArgs(['--dataset', 'locomo', '--data', 'd', '--stages', '--curve-budgets', '8'])).toMatchObject({ stages: true, curves: [8] });
     expect(parseBenchArgs(['--dataset', 'locomo', '--data', 'd', '--cache-vectors'])).toMatchObject({ vectorCacheDir: 'node_modules/.cache/vmem-bench' });
     expect(parseBenchArgs(['--dataset', 'locomo', '--data', 'd', '--cache-vectors', '--cache-dir', 'c'])).toMatchObject({ vectorCacheDir: 'c' });
+  });
+
+  it('reads --float-vectors', () => {
+    expect(parseBenchArgs(['--dataset', 'memgallery', '--data', 'd', '--curves', '--float-vectors'])).toMatchObject({ floatVectors: true, curves: [8, 12, 16, 24, 32] });
   });
 
   it('answers --help with the help marker', () => {

@@ -33,6 +33,8 @@ export interface BenchArgs {
   readonly curves: readonly number[];
   /** Run the stage ablations of `full` instead of the baselines (curves only). */
   readonly stages: boolean;
+  /** Also run `full` over memories of float32 vectors, as `full-float32`. */
+  readonly floatVectors: boolean;
   /** Folder of the on-disk text-vector cache; absent when `--cache-vectors` is not given. */
   readonly vectorCacheDir?: string;
   readonly llm?: LlmArgs;
@@ -64,6 +66,9 @@ matched-budget baselines, in one run. Tables go to stdout, progress to stderr.
   --curve-budgets LIST  the budgets of --curves (default 8,12,16,24,32)
   --stages              instead of the baselines, run full with one stage turned off at a time
                         (and the other context rules), as curves: what each stage adds
+  --float-vectors       also build each conversation into a memory that keeps float32 vectors
+                        and scores them exactly, and run full there as full-float32: what the
+                        int8 vectors cost
   --cache-vectors       keep text vectors on disk (keyed by encoder id and text) and reuse
                         them, so a rebuild takes seconds; the build time is then no
                         encoding time, and the report says so
@@ -111,6 +116,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs | typeof HELP
         'cache-vectors': { type: 'boolean' },
         curves: { type: 'boolean' },
         stages: { type: 'boolean' },
+        'float-vectors': { type: 'boolean' },
         'curve-budgets': { type: 'string' },
         'cache-dir': { type: 'string' },
         llm: { type: 'boolean' },
@@ -161,6 +167,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs | typeof HELP
     textWorkers,
     curves,
     stages,
+    floatVectors: values['float-vectors'] === true,
     ...(json !== undefined ? { json } : {}),
     ...(details !== undefined ? { details } : {}),
     ...(limit !== undefined ? { limit } : {}),

@@ -63,8 +63,7 @@ describe('bench command', () => {
     await rm(folder, { recursive: true, force: true });
   });
 
-  async function run(extra: string[] = []): Promise<{ report: BenchReport; env: ReturnType<typeof environment> }> {
-    const env = environment();
+  async function run(extra: string[] = [], env = environment()): Promise<{ report: BenchReport; env: ReturnType<typeof environment> }> {
     const json = join(folder, 'out.json');
     const code = await runCommand(['--dataset', 'memgallery', '--data', join(folder, 'data'), '--json', json, ...extra], env);
     expect(code, env.err.join('')).toBe(0);
@@ -148,6 +147,27 @@ describe('bench command', () => {
     // BM25 alone finds one round per question here, so no k reaches 2 rounds; the curve says so.
     expect(report.curves!['bm25']![0]).toMatchObject({ reached: false, rounds: 1 });
     expect(env.out.join('')).toMatch(/Recall vs budget: allClue[\s\S]*\| full +\| [01]\.\d{3} \(k\d+, \d\.\d\)/);
+  });
+
+  it('runs full over memories of float32 vectors beside full with --float-vectors', async () => {
+    let memories = 0;
+    const counting = environment();
+    const { report, env } = await run(['--curves', '--curve-budgets', '2,4', '--float-vectors'], {
+      ...counting,
+      createMemory: (options) => {
+        memories++;
+        return counting.createMemory(options);
+      },
+    });
+    // One dialogue: its memory, and the same rounds in a memory of float32 vectors.
+    expect(memories).toBe(2);
+    const names = Object.keys(report.systems);
+    expect(names.slice(names.indexOf('full'), names.indexOf('full') + 2)).toEqual(['full', 'full-float32']);
+    expect(Object.keys(report.curves!)).toEqual(['bm25', 'dense', 'bm25-window', 'hybrid-window', 'vanilla', 'routed', 'rounds', 'full', 'full-float32']);
+    expect(report.systems['full-float32']!.overall.n).toBe(report.systems['full']!.overall.n);
+    expect(report.curves!['full-float32']!.map((point) => point.target)).toEqual([2, 4]);
+    expect(report.systems['full-float32@matched']).toBeUndefined();
+    expect(env.out.join('')).toMatch(/Recall vs budget: allClue[\s\S]*\| full-float32 +\| [01]\.\d{3} \(k\d+, \d\.\d\)/);
   });
 
   it('measures what each stage of full adds with --stages', async () => {

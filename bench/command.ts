@@ -9,7 +9,7 @@ import { buildReport } from './report.js';
 import { runBenchmark, type BenchLlm } from './run.js';
 import { formatReport } from './tables.js';
 import { openVectorCache } from './vector-cache.js';
-import { STAGE_SYSTEMS } from './systems.js';
+import { BENCH_SYSTEMS, STAGE_SYSTEMS, withFloatVectorsSystem } from './systems.js';
 
 /** The text encoder a run uses, and how to free it. */
 export interface LoadedTextEncoder {
@@ -71,6 +71,7 @@ async function benchmark(args: BenchArgs, env: CommandEnvironment): Promise<void
     if (store) progress.done(`vector cache ${store.file}: ${store.loaded} text vectors on disk`);
     const textEncoder = memoizeTextEncoder(loaded.encoder, store);
     const llm = args.llm ? createLlms(args.llm) : undefined;
+    const systems = args.stages ? STAGE_SYSTEMS : BENCH_SYSTEMS;
     const run = await runBenchmark({
       dataset,
       createMemory: (options) => env.createMemory(options),
@@ -79,7 +80,7 @@ async function benchmark(args: BenchArgs, env: CommandEnvironment): Promise<void
       ...(loaded.wordVectors ? { wordVectors: loaded.wordVectors } : {}),
       progress,
       curveBudgets: args.curves,
-      ...(args.stages ? { systems: STAGE_SYSTEMS } : {}),
+      systems: args.floatVectors ? withFloatVectorsSystem(systems) : systems,
       ...(llm ? { llm } : {}),
     }).finally(() => store?.flush());
     const report = buildReport(run, {

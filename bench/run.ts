@@ -13,7 +13,7 @@ import {
   type RetrievalCase,
   type RetrievalResult,
 } from 'vmem';
-import { normalizeRetrievalOptions, withAblation } from 'vmem/internal';
+import { normalizeRetrievalOptions, withAblation, withFloatVectors } from 'vmem/internal';
 import type { BenchConversation, BenchDataset, BenchQuestion } from './dataset.js';
 import { auroc, unanswerableQuestions } from './abstention.js';
 import { judgeAnswer } from './judge.js';
@@ -124,6 +124,8 @@ export interface BenchRun {
 interface BuiltMemory {
   readonly conversation: BenchConversation;
   readonly memory: Memory;
+  /** The same rounds in a memory of float32 vectors, when a system asks one (`BenchSystem.floatVectors`). */
+  readonly floatMemory?: Memory;
 }
 
 /** Name of the system that answers with the LLM in `--llm` runs. */
@@ -141,6 +143,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<BenchR
   const embedSeconds = options.textEncoder.embedSeconds - before.seconds;
   const textsEmbedded = options.textEncoder.misses - before.texts;
   try {
+    if (systems.some((system) => system.floatVectors)) await addFloatMemories(built, options, progress);
     const encoders = built[0]?.memory.encoders ?? { text: { id: options.textEncoder.id, dimension: options.textEncoder.dimension } };
     const runs: SystemRun[] = [];
     const atKs = new Map(systems.map((system) => [system.name, new Map<number, Promise<SystemRun>>()]));
@@ -176,7 +179,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<BenchR
     const rounds = built.reduce((sum, b) => sum + b.conversation.rounds.length, 0);
     return { encoders, build: { rounds, seconds, embedSeconds, textsEmbedded }, systems: runs, curves, ...(abstention ? { abstention } : {}), ...(temporal ? { temporal } : {}) };
   } finally {
-    for (const { memory } of built) await memory.close();
+    await closeAll(built);
   }
 }
 
@@ -189,12 +192,7 @@ async function buildMemories(options: RunBenchmarkOptions, progress: Progress): 
   const start = performance.now();
   try {
     for (const [i, conversation] of conversations.entries()) {
-      const memory = await options.createMemory({
-        textEncoder: options.textEncoder,
-        imageEncoder: options.imageEncoder,
-        ...(options.wordVectors ? { wordVectors: options.wordVectors } : {}),
-        ...(options.llm ? { llm: options.llm.answerer } : {}),
-      });
+      const memory = await options.createMemory(memoryOptions(options));
       built.push({ conversation, memory });
       const label = `build ${i + 1}/${conversations.length} ${conversation.id}`;
       await memory.add(conversation.rounds, {
@@ -206,12 +204,43 @@ async function buildMemories(options: RunBenchmarkOptions, progress: Progress): 
       progress.update(`${label}: ${doneRounds}/${totalRounds} rounds`);
     }
   } catch (error) {
-    for (const { memory } of built) await memory.close();
+    await closeAll(built);
     throw error;
   }
   const seconds = (performance.now() - start) / 1000;
   progress.done(`built ${conversations.length} memories, ${totalRounds} rounds in ${seconds.toFixed(1)} s`);
   return { built, seconds };
+}
+
+function memoryOptions(options: RunBenchmarkOptions): MemoryOptions {
+  return {
+    textEncoder: options.textEncoder,
+    imageEncoder: options.imageEncoder,
+    ...(options.wordVectors ? { wordVectors: options.wordVectors } : {}),
+    ...(options.llm ? { llm: options.llm.answerer } : {}),
+  };
+}
+
+/**
+ * Builds every conversation again into a memory of float32 vectors, after the timed build (so the
+ * build figures stay the int8 memories'). The memo serves the vectors the first build embedded.
+ */
+async function addFloatMemories(built: BuiltMemory[], options: RunBenchmarkOptions, progress: Progress): Promise<void> {
+  options.textEncoder.useCache = true;
+  for (const [i, entry] of built.entries()) {
+    progress.update(`build float32 ${i + 1}/${built.length} ${entry.conversation.id}`);
+    const floatMemory = await options.createMemory(withFloatVectors(memoryOptions(options)));
+    built[i] = { ...entry, floatMemory };
+    await floatMemory.add(entry.conversation.rounds);
+  }
+  progress.done(`built ${built.length} memories of float32 vectors`);
+}
+
+async function closeAll(built: readonly BuiltMemory[]): Promise<void> {
+  for (const { memory, floatMemory } of built) {
+    await memory.close();
+    await floatMemory?.close();
+  }
 }
 
 function questionCount(built: readonly BuiltMemory[]): number {
@@ -228,7 +257,8 @@ async function askAll(built: readonly BuiltMemory[], system: BenchSystem, encode
   const details: QuestionDetail[] = [];
   const latenciesMs: number[] = [];
   encoder.useCache = !timed;
-  for (const { conversation, memory } of built) {
+  for (const { conversation, memory: int8Memory, floatMemory } of built) {
+    const memory = system.floatVectors ? floatMemory! : int8Memory;
     for (const question of conversation.questions) {
       progress.update(`${system.name}${system.options.k === undefined ? '' : ` k=${system.options.k}`}: question ${scores.length + 1}/${total}`);
       const start = performance.now();

@@ -15,6 +15,8 @@ export interface BenchSystem {
    * questions about an attached picture.
    */
   readonly pictureAsText?: boolean;
+  /** Asks the memories whose lanes keep float32 vectors (`--float-vectors`) instead of the int8 ones. */
+  readonly floatVectors?: boolean;
 }
 
 /** Every system stays LLM-free (also in `--llm` mode, where the memory has a provider), so they measure retrieval alone. */
@@ -105,6 +107,18 @@ export const STAGE_SYSTEMS: readonly BenchSystem[] = [
 
 /** The system whose budget the matched systems copy. */
 export const REFERENCE_SYSTEM = 'full';
+
+/** Name of `full` over float32 vectors (`--float-vectors`). */
+const FLOAT_VECTORS_SYSTEM = 'full-float32';
+
+/**
+ * `--float-vectors`: the systems with `full-float32` right after `full`: the same options, asked of
+ * memories built from the same vectors whose lanes keep them as float32 and score them exactly
+ * (`withFloatVectors`), so the two differ only in what int8 vectors cost.
+ */
+export function withFloatVectorsSystem(systems: readonly BenchSystem[]): BenchSystem[] {
+  return systems.flatMap((system) => (system.name === REFERENCE_SYSTEM ? [system, { ...system, name: FLOAT_VECTORS_SYSTEM, floatVectors: true }] : [system]));
+}
 
 /** Name of a system's matched-budget run. */
 export function matchedName(system: BenchSystem): string {

@@ -4,12 +4,14 @@
  *
  * - `withAblation` attaches benchmark switches (routing off, unit granularity, another context rule…)
  *   to retrieval options, so the benchmark can measure what each stage of retrieval adds.
+ * - `withFloatVectors` marks memory options for float32 vectors scored exactly, so the benchmark can
+ *   measure what the int8 vectors cost retrieval.
  * - The confidence model's features and weights are here for `bench/fit-confidence.ts`, which fits them.
  * - `route` is the query router on its own; `retrieve` reports the case it chose.
  * - The describer's text helpers show how a machine-derived description becomes indexed text.
  * - `encodeWordVectors` writes the word-vector file `parseWordVectors` reads (build tooling).
  */
-export { withAblation, normalizeRetrievalOptions, DEFAULT_MAX_TEXT_CHARS, CONFIDENCE_FEATURES } from './options.js';
+export { withAblation, withFloatVectors, normalizeRetrievalOptions, DEFAULT_MAX_TEXT_CHARS, CONFIDENCE_FEATURES } from './options.js';
 export { QUESTION_FEATURES, questionConfidence, type ConfidenceModel, type QuestionFeatures } from './core/confidence.js';
 export { CONFIDENCE_MODEL } from './core/confidence-model.js';
 export type { RetrievalAblation, ContextRule, NormalizedRetrievalOptions } from './options.js';

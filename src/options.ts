@@ -204,6 +204,25 @@ export function withAblation(options: RetrievalOptions, ablation: RetrievalAblat
   return { ...options, [ABLATION]: { ...current, ...ablation } } as RetrievalOptions;
 }
 
+/** Where `vmem/internal` marks memory options for float32 vectors; invisible to the public types. */
+const FLOAT_VECTORS = Symbol('vmem.floatVectors');
+
+/**
+ * Memory options for a memory whose lanes keep float32 vectors and score them by exact dot products
+ * instead of int8 ones: what the benchmark's `--float-vectors` compares `full` against. For
+ * measurement only: it holds four times the vector bytes, and a memory that has stored segments
+ * cannot be opened with it (they hold int8 only), so use it on new in-memory memories.
+ * @example const exact = await createMemory(withFloatVectors({ textEncoder, imageEncoder }))
+ */
+export function withFloatVectors(options: MemoryOptions): MemoryOptions {
+  return { ...options, [FLOAT_VECTORS]: true } as MemoryOptions;
+}
+
+/** Whether `withFloatVectors` marked these options. */
+export function keepsFloatVectors(options: MemoryOptions): boolean {
+  return (options as { [FLOAT_VECTORS]?: boolean })[FLOAT_VECTORS] === true;
+}
+
 const RETRIEVAL_OPTION_KEYS: ReadonlySet<string> = new Set(['k', 'aggregationK', 'neighbours', 'poolSize', 'rrfK', 'weights', 'llmAnchors', 'filter', 'now', 'minConfidence', 'dropWeakHits']);
 
 const DEFAULTS: NormalizedRetrievalOptions = {

@@ -6,7 +6,8 @@ import { buildSegment, mergeSegments, ROLES, UNIT_KINDS, type SegmentData, type 
 import { SegmentDamage } from './segment-file.js';
 import { SimilarWordsIndex, buildWordsSection, wordRowsId, wordRowsOf, type WordsPart } from './similar-words.js';
 import { TopK } from './top-k.js';
-import { VectorMatrix } from './vector-matrix.js';
+import { FloatRows } from './float-rows.js';
+import { VectorMatrix, type VectorRows } from './vector-matrix.js';
 
 /**
  * BM25 for round documents: weak length normalisation. A round's length says how much was said, not
@@ -53,23 +54,20 @@ class SegmentView {
 
 /** A lane's vectors, with what each row is: its round's slot, kind, role and image. */
 class LaneRows {
-  readonly matrix: VectorMatrix;
   slot = new Int32Array(256);
   kind = new Uint8Array(256);
   role = new Uint8Array(256);
   imageIds: (string | undefined)[] = [];
   dead = 0;
 
-  constructor(dimension: number) {
-    this.matrix = new VectorMatrix(dimension);
-  }
+  constructor(readonly matrix: VectorRows) {}
 
   get size(): number {
     return this.matrix.size;
   }
 
   append(section: VectorSection, slots: Int32Array, images: readonly string[]): number {
-    const first = this.matrix.addQuantized(section.values, section.scales, section.owner.length);
+    const first = this.matrix.addRows(section);
     this.reserve(this.matrix.size);
     const { owner, image } = section;
     for (let row = 0; row < owner.length; row++) this.slot[first + row] = slots[owner[row]!]!;
@@ -196,15 +194,20 @@ export class Lanes {
    *   round replaced into a later segment (an edit, a description) ties as it did before, and a
    *   memory indexed again from its rounds (an import, a rebuild) ranks exactly as the one it came
    *   from. Without it, equal scores go in segment order.
+   * @param floatVectors keep float32 rows scored by exact dot products instead of int8 ones
+   *   (`withFloatVectors` in `vmem/internal`, to measure what int8 costs); the segments it builds then
+   *   carry their float vectors to `attach`, and stored segments cannot be attached.
    */
   constructor(
     private readonly textDimension: number,
     private readonly imageDimension: number | undefined,
     private readonly wordVectors?: WordVectors,
     private readonly roundOrder?: (roundId: string) => number | undefined,
+    private readonly floatVectors = false,
   ) {
-    this.textRows = new LaneRows(textDimension);
-    this.imageRows = imageDimension === undefined ? undefined : new LaneRows(imageDimension);
+    const rows = (dimension: number): VectorRows => (floatVectors ? new FloatRows(dimension) : new VectorMatrix(dimension));
+    this.textRows = new LaneRows(rows(textDimension));
+    this.imageRows = imageDimension === undefined ? undefined : new LaneRows(rows(imageDimension));
     this.similarWordsIndex = wordVectors && new SimilarWordsIndex(wordVectors, this.isDead, this.slotOrder);
     this.wordsId = wordVectors && wordRowsId(wordVectors);
   }
@@ -270,6 +273,7 @@ export class Lanes {
       textDimension: this.textDimension,
       ...(this.imageDimension === undefined ? {} : { imageDimension: this.imageDimension }),
       ...(vectors ? { words: { table: wordRowsId(vectors), rowsOf: (text: string) => wordRowsOf(text, vectors) } } : {}),
+      keepFloats: this.floatVectors,
     });
   }
 
@@ -419,7 +423,7 @@ export class Lanes {
     return out;
   }
 
-  /** A unit's stored vector, as floats (scale × int8). */
+  /** A unit's stored vector, as floats (scale × int8 in the product). */
   vectorOf(unitId: string): Float32Array | undefined {
     const found = this.findRow(unitId);
     return found && found.rows.matrix.vector(found.row);

@@ -28,6 +28,11 @@ export interface VectorSection {
   readonly role: Uint8Array;
   /** Index into the segment's `images`, or -1. */
   readonly image: Int32Array;
+  /**
+   * The rows as the float32 vectors they were quantized from: only in a segment just built with
+   * `keepFloats` (for lanes of float rows, `vmem/internal`); never written to storage.
+   */
+  readonly floats?: Float32Array;
 }
 
 export interface SegmentData {
@@ -57,6 +62,8 @@ export interface SegmentContext {
   readonly imageDimension?: number;
   /** The word table and a round's words as its rows, when the memory has word vectors. */
   readonly words?: { readonly table: string; readonly rowsOf: (text: string) => number[] };
+  /** Also carry the units' float32 vectors (`VectorSection.floats`), for lanes of float rows. @default false */
+  readonly keepFloats?: boolean;
 }
 
 /**
@@ -87,8 +94,9 @@ export function buildSegment(rounds: readonly SegmentRound[], context: SegmentCo
   const roundDocs: { owner: number; tag: number; tokens: string[] }[] = [];
   const captionDocs: { owner: number; tag: number; tokens: string[] }[] = [];
   const wordRounds: { local: number; rows: number[] }[] = [];
-  const text = new VectorBuilder(context.textDimension);
-  const image = context.imageDimension === undefined ? undefined : new VectorBuilder(context.imageDimension);
+  const keepFloats = context.keepFloats === true;
+  const text = new VectorBuilder(context.textDimension, keepFloats);
+  const image = context.imageDimension === undefined ? undefined : new VectorBuilder(context.imageDimension, keepFloats);
   rounds.forEach((round, local) => {
     const document = roundDocument(round.units);
     if (document) {
@@ -120,11 +128,15 @@ class VectorBuilder {
   private readonly kind: number[] = [];
   private readonly role: number[] = [];
   private readonly image: number[] = [];
+  private readonly floats: Float32Array[] | undefined;
 
-  constructor(private readonly dimension: number) {}
+  constructor(private readonly dimension: number, keepFloats = false) {
+    this.floats = keepFloats ? [] : undefined;
+  }
 
   add(unit: StoredUnit, local: number, image: number): void {
     if (unit.vector.length !== this.dimension) throw new RangeError(`unit ${unit.id} has ${unit.vector.length} dimensions, its lane holds ${this.dimension}`);
+    this.floats?.push(unit.vector);
     const quantized = quantize(unit.vector);
     this.push(quantized.values, quantized.scale, local, UNIT_KINDS.indexOf(unit.kind), ROLES.indexOf(unit.role), image);
   }
@@ -141,6 +153,8 @@ class VectorBuilder {
   build(): VectorSection {
     const values = new Int8Array(this.values.length * this.dimension);
     this.values.forEach((row, at) => values.set(row, at * this.dimension));
+    const floats = this.floats && new Float32Array(this.floats.length * this.dimension);
+    this.floats?.forEach((row, at) => floats!.set(row, at * this.dimension));
     return {
       dimension: this.dimension,
       values,
@@ -149,6 +163,7 @@ class VectorBuilder {
       kind: Uint8Array.from(this.kind),
       role: Uint8Array.from(this.role),
       image: Int32Array.from(this.image),
+      ...(floats ? { floats } : {}),
     };
   }
 }

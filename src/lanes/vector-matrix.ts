@@ -24,13 +24,45 @@ export function quantize(vector: Float32Array): QuantizedVector {
 }
 
 /**
+ * Rows to append: int8 values (`dimension` each, one row after the other) with one scale a row and,
+ * where the caller kept them, the float32 vectors they were quantized from (`floats`, same layout).
+ */
+export interface RowBatch {
+  readonly values: Int8Array;
+  readonly scales: Float32Array;
+  readonly floats?: Float32Array;
+}
+
+/**
+ * Where a lane keeps its vectors and how it scores them: `VectorMatrix` (int8, the product) or
+ * `FloatRows` (float32, `vmem/internal`'s measurement of what int8 costs). A lane picks one when it
+ * is made, so the choice costs the scan nothing.
+ */
+export interface VectorRows {
+  readonly dimension: number;
+  readonly size: number;
+  /** Makes room for `rows` rows at once. */
+  reserveRows(rows: number): void;
+  /** Appends the batch's rows; returns the first new row. */
+  addRows(batch: RowBatch): number;
+  /** A row as int8 values and a scale: what a segment stores (a merge writes these). */
+  quantized(row: number): QuantizedVector;
+  /** A row as floats: what the memory hands out as the unit's vector. */
+  vector(row: number): Float32Array;
+  /** Dot products of each query with every row: `scores[q][row]` (with `reuse`, valid until the next such call). */
+  scan(queries: readonly Float32Array[], reuse?: boolean): Float64Array[];
+  /** Keeps the rows `keep` says yes to, in order; returns each old row's new row (-1 when dropped). */
+  compact(keep: (row: number) => boolean): Int32Array;
+}
+
+/**
  * Rows of int8 vectors (one scale each) searched by dot product: WebAssembly memory scanned by an
  * integer SIMD kernel where the runtime has one, a plain buffer and a JS loop where not; both give
  * the same exact integer sums, so ranks and scores never depend on SIMD. A row is a quarter of its
  * float32 size. Layout: rows (`stride` bytes each, zero-padded) from byte 0, then scratch space for
  * int16 queries and int32 sums. Rows are only appended; `compact` drops the ones a caller no longer wants.
  */
-export class VectorMatrix {
+export class VectorMatrix implements VectorRows {
   readonly dimension: number;
   private readonly stride: number;
   private readonly steps: number;
@@ -82,9 +114,10 @@ export class VectorMatrix {
     return first;
   }
 
-  /** Appends `count` rows already quantized: `values` holds them one after the other, `dimension` bytes each. */
-  addQuantized(values: Int8Array, scales: Float32Array, count: number): number {
-    if (values.length !== count * this.dimension || scales.length !== count) throw new RangeError(`${count} rows of ${this.dimension} dimensions need ${count * this.dimension} values and ${count} scales`);
+  /** Appends rows already quantized (a batch's `floats`, if any, are not kept). */
+  addRows({ values, scales }: RowBatch): number {
+    const count = scales.length;
+    if (values.length !== count * this.dimension) throw new RangeError(`${count} rows of ${this.dimension} dimensions need ${count * this.dimension} values, got ${values.length}`);
     const first = this.rows;
     this.reserve(this.rows + count, this.queryRoom);
     if (this.stride === this.dimension) {
@@ -149,19 +182,12 @@ export class VectorMatrix {
     });
   }
 
-  /** Keeps the rows `keep` says yes to, in order; returns each old row's new row (-1 when dropped). */
   compact(keep: (row: number) => boolean): Int32Array {
-    const moved = new Int32Array(this.rows).fill(-1);
-    let next = 0;
-    for (let row = 0; row < this.rows; row++) {
-      if (!keep(row)) continue;
-      if (next !== row) {
-        this.bytes.copyWithin(next * this.stride, row * this.stride, (row + 1) * this.stride);
-        this.scales[next] = this.scales[row]!;
-      }
-      moved[row] = next++;
-    }
-    this.rows = next;
+    const { moved, left } = compactRows(this.rows, keep, (from, to) => {
+      this.bytes.copyWithin(to * this.stride, from * this.stride, (from + 1) * this.stride);
+      this.scales[to] = this.scales[from]!;
+    });
+    this.rows = left;
     return moved;
   }
 
@@ -211,6 +237,21 @@ export class VectorMatrix {
     this.capacity = capacity;
     this.queryRoom = queryRoom;
   }
+}
+
+/**
+ * Keeps the rows `keep` says yes to, in order; `move(from, to)` copies each kept row that moves down.
+ * Returns each old row's new row (-1 when dropped) and how many rows are left.
+ */
+export function compactRows(rows: number, keep: (row: number) => boolean, move: (from: number, to: number) => void): { moved: Int32Array; left: number } {
+  const moved = new Int32Array(rows).fill(-1);
+  let next = 0;
+  for (let row = 0; row < rows; row++) {
+    if (!keep(row)) continue;
+    if (next !== row) move(row, next);
+    moved[row] = next++;
+  }
+  return { moved, left: next };
 }
 
 /** Scales a vector to unit length in place; a zero vector stays zero. */

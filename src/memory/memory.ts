@@ -8,7 +8,7 @@ import { Lanes } from '../lanes/lanes.js';
 import { roundDocument } from '../lanes/segment.js';
 import { normalize } from '../lanes/vector-matrix.js';
 import { createNoneProvider } from '../llm/none.js';
-import { DEFAULT_MAX_TEXT_CHARS, normalizeRetrievalOptions, type MemoryOptions, type NormalizedRetrievalOptions, type RetrievalOptions } from '../options.js';
+import { DEFAULT_MAX_TEXT_CHARS, keepsFloatVectors, normalizeRetrievalOptions, type MemoryOptions, type NormalizedRetrievalOptions, type RetrievalOptions } from '../options.js';
 import type { ImageDescriber } from '../describe/types.js';
 import type { ProgressCallback, ProgressTask } from '../progress.js';
 import { createInMemoryStorage } from '../storage/memory-storage.js';
@@ -578,7 +578,7 @@ class MemoryImpl implements Memory {
   }
 
   private newLanes(): Lanes {
-    return new Lanes(this.encoders.text.dimension, this.encoders.image?.dimension, this.options.wordVectors, (roundId) => this.history.indexOf.get(roundId));
+    return new Lanes(this.encoders.text.dimension, this.encoders.image?.dimension, this.options.wordVectors, (roundId) => this.history.indexOf.get(roundId), keepsFloatVectors(this.options));
   }
 
   /**
