@@ -158,7 +158,8 @@ for (const dialogue of new Set(samples.map((sample) => `${sample.dataset}/${samp
   for (const sample of samples) if (`${sample.dataset}/${sample.memory}` === dialogue) heldOut.set(sample, questionConfidence(sample.features, model));
 }
 
-const scores = (dataset: DatasetName, kind: Sample['kind']) => samples.filter((s) => s.dataset === dataset && s.kind === kind).map((s) => heldOut.get(s)!);
+const scores = (dataset: DatasetName, kind: Sample['kind'], withImage?: boolean) =>
+  samples.filter((s) => s.dataset === dataset && s.kind === kind && (withImage === undefined || (s.features.withImage === 1) === withImage)).map((s) => heldOut.get(s)!);
 const answerableScores = samples.filter((s) => s.kind === 'answerable').map((s) => heldOut.get(s)!).sort((a, b) => a - b);
 // The default favours the user: at most 1 % of the answerable questions of both sets fall under it.
 const threshold = Math.floor((answerableScores[Math.floor(answerableScores.length * 0.01)] ?? 0) * 100) / 100;
@@ -191,6 +192,11 @@ for (const dataset of datasets) {
   console.log(
     `| ${dataset} | ${cell(auroc(yes, foreign))} | ${cell(auroc(yes, near))} | ${(100 * share(foreign, threshold)).toFixed(1)} % | ${near.length ? `${(100 * share(near, threshold)).toFixed(1)} %` : '–'} | ${(100 * share(yes, threshold)).toFixed(1)} % | ${allClueAt(dataset, 0, 0).toFixed(3)} → ${allClueAt(dataset, threshold, falloff).toFixed(3)} |`,
   );
+}
+// Questions with a picture are where the foreign ones hide (in caption-proxy mode the picture is its caption).
+for (const dataset of datasets) {
+  const apart = [false, true].map((withImage) => auroc(scores(dataset, 'answerable', withImage), scores(dataset, 'foreign', withImage)));
+  if (!apart.some(Number.isNaN)) console.log(`\n${dataset}, AUROC vs foreign among questions without a picture ${apart[0]!.toFixed(3)}, with one ${apart[1]!.toFixed(3)}`);
 }
 
 const final: ConfidenceModel = { ...fit(samples), falloff };
