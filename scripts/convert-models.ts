@@ -95,7 +95,7 @@ export async function convertModels(outDir = join(root, 'models'), precisions: r
     ...precisions.map((precision): [string, readonly string[], () => Promise<Uint8Array>] => [MODEL_FILES.useLite[precision], [useLiteSourcePath(), ...converter], () => convertUseLite(precision)]),
     [MODEL_FILES.useLiteVocab, [useLiteVocabSourcePath()], () => readFile(useLiteVocabSourcePath())],
     [MODEL_FILES.mobileNet, [mobileNetSourcePath(), ...converter], convertMobileNet],
-    [MODEL_FILES.centerNet, [centerNetSourcePath(), centerNetSourcePath().replace(/\.json$/, '.bin'), ...converter], convertCenterNet],
+    [MODEL_FILES.centerNet, [centerNetSourcePath(), centerNetSourcePath().replace(/\.json$/, '.bin'), ...converter], () => convertCenterNet('int8')],
     [MODEL_FILES.wordVectors, [wordVectorSourcePath(), quantiser, ...converter], () => convertWordVectors()],
     [MODEL_FILES.tesseractEnglish, [tesseractEnglishSourcePath()], () => readFile(tesseractEnglishSourcePath())],
     ['LICENSES.md', [fileURLToPath(import.meta.url), ...SOURCES.map(({ name }) => packageFile(name, 'package.json'))], licences],

@@ -51,8 +51,8 @@ export function centerNetSourcePath(): string {
 }
 
 /** CenterNet as ONNX, converted from the TF.js files in `@vladmandic/human` (about half a second). */
-export async function convertCenterNet(): Promise<Uint8Array> {
-  return centerNetToOnnx(await readTfjsModel(readFileAsFetch, centerNetSourcePath(), 'CenterNet'));
+export async function convertCenterNet(precision: ModelPrecision): Promise<Uint8Array> {
+  return centerNetToOnnx(await readTfjsModel(readFileAsFetch, centerNetSourcePath(), 'CenterNet'), precision);
 }
 
 /** Tesseract's English `best_int` model in `@tesseract.js-data/eng`, which the package ships as it is. */
