@@ -2,7 +2,8 @@
  * The package in a webpack 5 app: the tarball installed next to webpack, the consumer app's
  * `main.js` (`e2e/consumer-app/`) bundled by a plain config (`e2e/consumer-webpack/`), built without
  * a warning, served without cross-origin isolation and driven in Chromium: photo rounds in, a text
- * and a photo question answered from them.
+ * and a photo question answered from them, and a question only the text Tesseract read off a photo
+ * of a page answers (its core script and binary under the names webpack gave them).
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,6 +18,7 @@ const PHOTOS = [
   { id: 'cat', text: 'Here is my cat Chelsea', url: '/photos/sk_chelsea.jpg' },
   { id: 'coffee', text: 'My morning coffee', url: '/photos/sk_coffee.jpg' },
   { id: 'motorcycle', text: 'I bought a motorcycle', url: '/photos/sk_motorcycle_left.jpg' },
+  { id: 'page', text: 'Look at this', url: '/photos/sk_page.jpg' },
 ];
 
 test.describe.configure({ mode: 'serial', timeout: 600_000 });
@@ -47,7 +49,7 @@ test.afterAll(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-test('webpack 5 bundles the package without a warning, and the app stores photo rounds and answers from them', async ({ page }) => {
+test('webpack 5 bundles the package without a warning, and the app stores photo rounds and answers from them and from the text read off one', async ({ page }) => {
   expect(buildOutput).toMatch(/compiled successfully/);
   expect(buildOutput).not.toMatch(/WARNING|ERROR/);
   page.on('pageerror', (error) => {
@@ -67,7 +69,9 @@ test('webpack 5 bundles the package without a warning, and the app stores photo 
     await consumer.addPhotos(photos);
     const text = await consumer.ask({ text: 'What did my cat look like?' });
     const photo = await consumer.ask({ imageUrl: '/photos/sk_motorcycle_right.jpg' });
-    return { cat: text.images[0]?.id, motorcycle: photo.trace.find((entry) => entry.rank === 1)?.roundId };
+    const read = await consumer.ask({ text: 'Where did I read about region-based segmentation?' });
+    const first = (result: { trace: { roundId: string; rank?: number }[] }) => result.trace.find((entry) => entry.rank === 1)?.roundId;
+    return { cat: text.images[0]?.id, motorcycle: first(photo), page: first(read) };
   }, PHOTOS);
-  expect(answers).toEqual({ cat: 'cat-photo', motorcycle: 'motorcycle' });
+  expect(answers).toEqual({ cat: 'cat-photo', motorcycle: 'motorcycle', page: 'page' });
 });

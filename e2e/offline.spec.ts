@@ -1,6 +1,6 @@
 /**
  * The PWA: after one online visit the app and the drop-in example start and retrieve with the
- * network cut, and the page says so; when the offline copy cannot be stored (a 2 MB quota), the
+ * network cut, and a new picture's text is read, and the page says so; when the offline copy cannot be stored (a 2 MB quota), the
  * page says that instead, with the reason and what to do, and the app itself still works.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, expect, test, type BrowserContext } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, E2E_PORT } from '../playwright.config.js';
+import { renderDialog } from '../src/testing/render-text.js';
 import { ask, loadSample, photo, SAMPLE_ROUNDS, screenshot, SCREENSHOT_VIEWPORTS, waitReady } from './helpers.js';
 
 const BASE = `http://localhost:${E2E_PORT}/`;
@@ -33,7 +34,7 @@ async function firstVisit() {
   return page;
 }
 
-test('offline after the first visit: reload, then text and image retrieval work', async () => {
+test('offline after the first visit: reload, then text and image retrieval work, and a new picture\'s text is read', async () => {
   const page = await firstVisit();
   const manifest = await page.evaluate(() => fetch('precache.json').then((r) => r.json() as Promise<{ urls: string[]; aliases: Record<string, string> }>));
   // The model files are the worker's, emitted by Vite under hashed names.
@@ -45,6 +46,11 @@ test('offline after the first visit: reload, then text and image retrieval work'
       expect.stringMatching(/^assets\/mobilenet-v2-[\w-]+\.onnx$/),
       // onnxruntime-web's WASM-only build, which the embedded encoders start on.
       expect.stringMatching(/^assets\/ort-wasm-simd-threaded-[\w-]+\.wasm$/),
+      // The describer's: CenterNet, and Tesseract's worker, core (its binary inside) and English model.
+      expect.stringMatching(/^assets\/centernet-[\w-]+\.onnx$/),
+      expect.stringMatching(/^assets\/worker\.min-[\w-]+\.js$/),
+      expect.stringMatching(/^assets\/tesseract-core-[\w-]+\.js$/),
+      expect.stringMatching(/^assets\/eng\.traineddata-[\w-]+\.gz$/),
     ]),
   );
   await loadSample(page);
@@ -59,6 +65,14 @@ test('offline after the first visit: reload, then text and image retrieval work'
   await expect(page.locator('#offline-status')).toHaveAttribute('data-state', 'ready');
   expect((await ask(page, { text: 'What did my cat look like?' })).images[0]).toBe('sample-cat-photo');
   expect((await ask(page, { image: photo('sk_motorcycle_right.jpg') })).ranked[0]).toBe('sample-motorcycle');
+  // A new picture with text is read offline too: the nested OCR worker's files come from the cache.
+  const dialog = [...(await renderDialog({ title: 'Error', lines: ['Disk quota exceeded while saving', 'report.docx.'] }))];
+  const read = await page.evaluate(async ([screenshot]) => {
+    const round = { id: 'offline-dialog', user: { text: 'Look what I saw today!', images: [{ bytes: new Uint8Array(screenshot!), mimeType: 'image/png' }] } };
+    const [added] = await window.__vmem!.app.memory.add([round], { describe: 'wait' });
+    return added!.user.images[0]!.derived?.text;
+  }, [dialog]);
+  expect(read).toContain('Disk quota exceeded');
 });
 
 test('the drop-in example loads offline too: its script and worker are cached, its models come from the app copy', async () => {

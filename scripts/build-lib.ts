@@ -37,6 +37,7 @@ const needed = [
   `worker/models/${MODEL_FILES.centerNet}`,
   `worker/models/${MODEL_FILES.wordVectors}`,
   `worker/models/${MODEL_FILES.tesseractEnglish}`,
+  `worker/models/${MODEL_FILES.tesseractCore}`,
   'worker/models/ort-wasm-simd-threaded.wasm',
   'worker/models/LICENSES.md',
   // The cipher worker of an encrypted memory (src/storage/cipher-thread.ts), beside the module that starts it.

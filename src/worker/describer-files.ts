@@ -11,8 +11,9 @@ export interface DescriberFiles {
   /** tesseract.js's worker script. */
   readonly tesseractWorker: string;
   /**
-   * Tesseract's LSTM-only WASM core with SIMD (WASM inlined). The one core shipped: the encoders'
-   * onnxruntime-web binary needs WASM SIMD too, so a browser without it runs neither.
+   * Tesseract's LSTM-only core with SIMD, its binary inside (`models/tesseract-core.js`, see
+   * `tesseract-core-epilogue.js`). The one core shipped: the encoders' onnxruntime-web binary needs
+   * WASM SIMD too, so a browser without it runs neither.
    */
   readonly tesseractCore: string;
   /** Tesseract's English `best_int` model, gzipped. */
@@ -25,7 +26,7 @@ export function describerFiles(): DescriberFiles {
   return {
     centerNetModel: new URL('../../models/centernet.onnx', import.meta.url).href,
     tesseractWorker: new URL('tesseract.js/dist/worker.min.js', import.meta.url).href,
-    tesseractCore: new URL('tesseract.js-core/tesseract-core-simd-lstm.wasm.js', import.meta.url).href,
+    tesseractCore: new URL('../../models/tesseract-core.js', import.meta.url).href,
     tesseractEnglish: new URL('../../models/eng.traineddata.gz', import.meta.url).href,
   };
 }

@@ -14,6 +14,7 @@ import { convertKerasLayers } from './keras-layers.js';
 import type { KerasLayer } from './keras-layers.js';
 import { codeFewLevelWeights } from './coded-weights.js';
 import { halveExactFloatWeights } from './half-weights.js';
+import { quantizeConvKernels } from './int8-kernels.js';
 import { quantizeEmbeddingTables } from './int8-tables.js';
 import { encodeOnnxModel } from './proto.js';
 import { quantizeMatMuls } from './quantize.js';
@@ -67,16 +68,17 @@ export function mobileNetToOnnx(source: TfjsModelSource): Uint8Array {
 /**
  * The describer's CenterNet (`@vladmandic/human`'s TF.js graph model) as an ONNX model:
  * `tower_0/images` [1, 512, 512, 3] in 0–255 → `detections` [1, 100, 6] (x1, y1, x2, y2, score,
- * class, in input pixels), post-processing included.
+ * class, in input pixels), post-processing included. `fp32` computes exactly TF.js's numbers; `int8`
+ * (what ships) stores its large kernels in int8 (`int8-kernels.ts`).
  */
-export function centerNetToOnnx(source: TfjsModelSource): Uint8Array {
+export function centerNetToOnnx(source: TfjsModelSource, precision: ModelPrecision): Uint8Array {
   const what = 'CenterNet';
   const nodes = (source.modelJson.modelTopology as { node?: readonly TfNode[] } | undefined)?.node;
   if (!Array.isArray(nodes)) throw new VmemError('MODEL_LOAD_FAILED', `${what}'s model.json has no graph nodes: it is not a TF.js graph model.`);
   const weights = decodeTfjsWeights(specsOf(source, what), source.weights, what);
   const graph = convertTfGraph({ nodes, weights, outputName: CENTERNET_ONNX.output, outputDims: [1, 100, 6], graphName: what });
-  // Its weights come as float16: kept so, the file stays at the package's 4 MB instead of 8.
-  return encodeOnnxModel(halveExactFloatWeights(codeFewLevelWeights(graph)), CONVERTER_VERSIONS.centerNet);
+  // Its weights come as float16: what int8 leaves is kept so, not doubled to float32.
+  return encodeOnnxModel(halveExactFloatWeights(precision === 'int8' ? quantizeConvKernels(graph) : graph), CONVERTER_VERSIONS.centerNet);
 }
 
 /** Reads a TF.js model: its `model.json`, then every weight shard beside it, in manifest order. */

@@ -60,7 +60,7 @@ function isAxisZero(node: OnnxNode): boolean {
 }
 
 /** Each row as int8 levels of its own scale (its largest magnitude / 127; a row of zeros gets scale 0). */
-function quantizeRows(table: Float32Array, rows: number, width: number): { values: Int8Array; scales: Float32Array } {
+export function quantizeRows(table: Float32Array, rows: number, width: number): { values: Int8Array; scales: Float32Array } {
   const values = new Int8Array(table.length);
   const scales = new Float32Array(rows);
   for (let row = 0; row < rows; row++) {

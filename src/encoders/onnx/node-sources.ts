@@ -51,13 +51,18 @@ export function centerNetSourcePath(): string {
 }
 
 /** CenterNet as ONNX, converted from the TF.js files in `@vladmandic/human` (about half a second). */
-export async function convertCenterNet(): Promise<Uint8Array> {
-  return centerNetToOnnx(await readTfjsModel(readFileAsFetch, centerNetSourcePath(), 'CenterNet'));
+export async function convertCenterNet(precision: ModelPrecision): Promise<Uint8Array> {
+  return centerNetToOnnx(await readTfjsModel(readFileAsFetch, centerNetSourcePath(), 'CenterNet'), precision);
 }
 
 /** Tesseract's English `best_int` model in `@tesseract.js-data/eng`, which the package ships as it is. */
 export function tesseractEnglishSourcePath(): string {
   return join(packageDir('@tesseract.js-data/eng'), '4.0.0_best_int', 'eng.traineddata.gz');
+}
+
+/** tesseract.js-core's LSTM-only SIMD core script (its `.wasm` is beside it), which `models/tesseract-core.js` is made of. */
+export function tesseractCoreSourcePath(): string {
+  return join(packageDir('tesseract.js-core'), 'tesseract-core-simd-lstm.js');
 }
 
 /*
