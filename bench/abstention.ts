@@ -56,7 +56,8 @@ export function auroc(positives: readonly number[], negatives: readonly number[]
   const all = [...positives.map((score) => ({ score, positive: true })), ...negatives.map((score) => ({ score, positive: false }))].sort((a, b) => a.score - b.score);
   let rankSum = 0;
   for (let i = 0; i < all.length; ) {
-    let j = i;
+    // From i + 1: a NaN score equals nothing, not even itself, and must still move the scan on.
+    let j = i + 1;
     while (j < all.length && all[j]!.score === all[i]!.score) j++;
     const meanRank = (i + j + 1) / 2;
     for (let m = i; m < j; m++) if (all[m]!.positive) rankSum += meanRank;
