@@ -9,9 +9,10 @@ import type { FusedCandidate, SignalRanking } from './fusion.js';
  * cosine), how far that best stands out from the rest of its ranking (the image lane's too), whether
  * the signals agree on the best round, how much of the question's content words the best rounds
  * state, and how much of the question's words and of an attached picture's words (its caption, or
- * what was read off it) the memory holds at all. A hit's confidence is the question's, scaled by how close the hit comes to the best round
- * in the signal where it does best, and by the share of the question's words it states rather than
- * only asks (a stored "What did I order?" is weak evidence for the same question). The question's
+ * what was read off it) the memory holds at all. A hit's confidence is the question's, scaled by how
+ * close the hit comes to the best round in the signal where it does best, and by the share of the
+ * question's words it states rather than only asks (a stored "What did I order?" is weak evidence
+ * for the same question). The question's
  * confidence is then its best hit's. The weights come from `bench/fit-confidence.ts`, fitted on
  * the dev sets only (answerable questions against other dialogues' questions and Mem-Gallery's "not
  * mentioned" ones) and judged leave-one-dialogue-out (docs/retrieval.md).
