@@ -31,6 +31,8 @@ interface Sample {
   /** The conversation the question was written for. */
   readonly from: string;
   readonly kind: 'answerable' | 'foreign' | 'near-topic';
+  /** The question's id (`BenchQuestion.id`, or the unanswerable question's), to look a sample up by. */
+  readonly question: string;
   readonly features: QuestionFeatures;
   /** Answerable only: per gold round, the closeness of the hit that brought it back (1 for the best hit), or null when it was not returned. */
   readonly gold?: readonly (number | null)[];
@@ -64,7 +66,7 @@ async function collectSamples(): Promise<Sample[]> {
       for (const question of conversation.questions) samples.push(await answerable(dataset, conversation, memory, question));
       for (const question of unanswerable.get(conversation.id) ?? []) {
         const result = await memory.retrieve(question.query, EXPLAIN);
-        samples.push({ dataset, memory: conversation.id, from: question.from, kind: question.kind, features: featuresOf(result) });
+        samples.push({ dataset, memory: conversation.id, from: question.from, kind: question.kind, question: question.id, features: featuresOf(result) });
       }
       await memory.close();
       process.stderr.write(`${dataset} ${conversation.id}: ${samples.length} questions so far\n`);
@@ -86,7 +88,7 @@ async function answerable(dataset: DatasetName, conversation: BenchConversation,
     // Context stays while one of the hits it came for stays.
     return Math.max(0, ...(entry.neighbourOf ?? []).map((hit) => closeness[hit] ?? 0));
   });
-  return { dataset, memory: conversation.id, from: conversation.id, kind: 'answerable', features: featuresOf(result), gold };
+  return { dataset, memory: conversation.id, from: conversation.id, kind: 'answerable', question: question.id, features: featuresOf(result), gold };
 }
 
 function featuresOf(result: RetrievalResult): QuestionFeatures {
