@@ -1,6 +1,7 @@
 /** Encrypted IndexedDB memories through `vmem/browser`, over fake-indexeddb (e2e/encryption.spec.ts runs the same scan in Chromium). */
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { VmemProgress } from 'vmem';
 import { deleteMemory, encryptMemory, importMemory, openMemory, type BrowserMemory } from 'vmem/browser';
 import { createHashTextEncoder } from '../testing/hash-encoder.js';
 
@@ -148,6 +149,21 @@ describe('an encrypted IndexedDB memory', () => {
     } finally {
       decrypt.mockRestore();
     }
+  });
+
+  it('reports the unlock as a task: initiate, then done; or failed with WRONG_PASSPHRASE', async () => {
+    await (await open('unlock-progress', 'right')).add(ROUNDS);
+    await closeAll();
+    const seen = async (passphrase: string) => {
+      const events: VmemProgress[] = [];
+      names.add('unlock-progress');
+      const memory = await openMemory('unlock-progress', { encoders: { textEncoder: createHashTextEncoder() }, encryption: { passphrase }, onProgress: (event) => events.push(event) }).catch(() => undefined);
+      if (memory) opened.push(memory);
+      return events.filter((event) => event.task === 'unlock').map((event) => (event.status === 'failed' ? `failed ${event.code}` : event.status));
+    };
+    expect(await seen('right')).toEqual(['initiate', 'done']);
+    await closeAll();
+    expect(await seen('wrong')).toEqual(['initiate', 'failed WRONG_PASSPHRASE']);
   });
 
   it('opens rounds written after the facts cache from their own records, and from the cache alone once a close wrote it again', async () => {

@@ -41,9 +41,10 @@ export interface EncryptedStorageControls {
 /**
  * `inner` sealed under `unlock`: a new store gets a new data key (its key record is written at
  * once); an encrypted one is unlocked before anything is written, so a wrong passphrase changes nothing.
+ * `onProgress` hears the unlock as the `unlock` task (Argon2id, for a passphrase).
  * @throws VmemError `WRONG_PASSPHRASE`; `INVALID_INPUT` when `inner` holds a memory that is not encrypted
  */
-export async function sealStorage(inner: MemoryStorage, unlock: Unlock): Promise<MemoryStorage & EncryptedStorageControls> {
+export async function sealStorage(inner: MemoryStorage, unlock: Unlock, onProgress?: ProgressCallback): Promise<MemoryStorage & EncryptedStorageControls> {
   const manifest = await inner.readManifest();
   if (manifest && !manifest.encryption) {
     throw new VmemError(
@@ -51,7 +52,7 @@ export async function sealStorage(inner: MemoryStorage, unlock: Unlock): Promise
       `${inner.label} holds a memory that is not encrypted; open it without a passphrase, or encrypt it first (encryptMemory in vmem/browser, encryptMemoryFolder in vmem/node).`,
     );
   }
-  if (manifest?.encryption) return unlockStored(inner, { ...manifest, encryption: manifest.encryption }, unlock, undefined);
+  if (manifest?.encryption) return unlockStored(inner, { ...manifest, encryption: manifest.encryption }, unlock, onProgress);
   const { key, record } = await createDataKey(unlock);
   await inner.writeManifest(keyOnlyManifest(record));
   return new SealedStorage(inner, key, record);
@@ -59,9 +60,24 @@ export async function sealStorage(inner: MemoryStorage, unlock: Unlock): Promise
 
 /** An encrypted store unlocked; an encryption in place that was cut short is finished before anything reads it. */
 async function unlockStored(inner: MemoryStorage, manifest: Manifest & { encryption: KeyRecord }, unlock: Unlock, onProgress: ProgressCallback | undefined): Promise<SealedStorage> {
-  const sealed = new SealedStorage(inner, await unwrapDataKey(manifest.encryption, unlock, inner.label), manifest.encryption);
+  const sealed = new SealedStorage(inner, await unwrapReported(manifest.encryption, unlock, inner.label, onProgress), manifest.encryption);
   if (manifest.encrypting) await sealed.finishEncrypting(onProgress);
   return sealed;
+}
+
+/** The data key unwrapped as the `unlock` task, so that an app can say what the open waits for (and time it). */
+async function unwrapReported(record: KeyRecord, unlock: Unlock, label: string, onProgress: ProgressCallback | undefined): Promise<DataKey> {
+  onProgress?.({ task: 'unlock', status: 'initiate' });
+  let key: DataKey;
+  try {
+    key = await unwrapDataKey(record, unlock, label);
+  } catch (error) {
+    const code = errorCode(error);
+    onProgress?.({ task: 'unlock', status: 'failed', ...(code ? { code } : {}), message: error instanceof Error ? error.message : String(error) });
+    throw error;
+  }
+  onProgress?.({ task: 'unlock', status: 'done' });
+  return key;
 }
 
 /**
@@ -110,10 +126,11 @@ export async function sealStorageKeeping<S extends MemoryStorage, K extends Excl
   inner: S,
   unlock: Unlock,
   keep: readonly K[],
+  onProgress?: ProgressCallback,
 ): Promise<MemoryStorage & EncryptedStorageControls & Pick<S, K>> {
   let sealed: MemoryStorage & EncryptedStorageControls;
   try {
-    sealed = await sealStorage(inner, unlock);
+    sealed = await sealStorage(inner, unlock, onProgress);
   } catch (error) {
     await inner.close();
     throw error;
