@@ -298,7 +298,7 @@ export async function openMemory(name: string, options: OpenMemoryOptions = {}):
 
   const open = async (): Promise<{ memory: Memory; storage: MemoryStorage }> => {
     const plain: MemoryStorage = storageKind === 'memory' ? createInMemoryStorage() : await createIdbStorage(name, { concurrentAdds, onTerminated: () => void lost() });
-    const storage = encryption ? await sealStorageKeeping(plain as IdbMemoryStorage, encryption, ['name', 'revision', 'onRemoteChange', 'compact']) : plain;
+    const storage = encryption ? await sealStorageKeeping(plain as IdbMemoryStorage, encryption, ['name', 'revision', 'onRemoteChange', 'compact'], options.onProgress) : plain;
     try {
       const memory = await createMemory({
         textEncoder: encoders.textEncoder,

@@ -8,9 +8,11 @@
 /**
  * What the work is. `index`: opening a memory builds the index segments it lacks, once (a memory
  * stored by an older vmem or imported from a file, or a segment found damaged: that run ends
- * `failed` with code `INDEX_CORRUPT`, and the rebuild follows as a new run).
+ * `failed` with code `INDEX_CORRUPT`, and the rebuild follows as a new run). `unlock`: opening an
+ * encrypted memory derives the key from the passphrase (Argon2id, tens of ms) and unwraps the data
+ * key with it; `done` once the memory's records can be read (`failed` with `WRONG_PASSPHRASE`).
  */
-export type ProgressTask = 'model' | 'ingest' | 'reindex' | 'index' | 'describe' | 'video-sample' | 'video-capture' | 'encrypt' | 'sync';
+export type ProgressTask = 'model' | 'ingest' | 'reindex' | 'index' | 'describe' | 'video-sample' | 'video-capture' | 'encrypt' | 'unlock' | 'sync';
 
 /** What `loaded` and `total` count. */
 export type ProgressUnit = 'bytes' | 'files' | 'rounds' | 'documents' | 'images' | 'frames' | 'percent';

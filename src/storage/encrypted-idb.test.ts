@@ -1,6 +1,7 @@
 /** Encrypted IndexedDB memories through `vmem/browser`, over fake-indexeddb (e2e/encryption.spec.ts runs the same scan in Chromium). */
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { VmemProgress } from 'vmem';
 import { deleteMemory, encryptMemory, importMemory, openMemory, type BrowserMemory } from 'vmem/browser';
 import { createHashTextEncoder } from '../testing/hash-encoder.js';
 
@@ -149,4 +150,93 @@ describe('an encrypted IndexedDB memory', () => {
       decrypt.mockRestore();
     }
   });
+
+  it('reports the unlock as a task: initiate, then done; or failed with WRONG_PASSPHRASE', async () => {
+    await (await open('unlock-progress', 'right')).add(ROUNDS);
+    await closeAll();
+    const seen = async (passphrase: string) => {
+      const events: VmemProgress[] = [];
+      names.add('unlock-progress');
+      const memory = await openMemory('unlock-progress', { encoders: { textEncoder: createHashTextEncoder() }, encryption: { passphrase }, onProgress: (event) => events.push(event) }).catch(() => undefined);
+      if (memory) opened.push(memory);
+      return events.filter((event) => event.task === 'unlock').map((event) => (event.status === 'failed' ? `failed ${event.code}` : event.status));
+    };
+    expect(await seen('right')).toEqual(['initiate', 'done']);
+    await closeAll();
+    expect(await seen('wrong')).toEqual(['initiate', 'failed WRONG_PASSPHRASE']);
+  });
+
+  it('opens rounds written after the facts cache from their own records, and from the cache alone once a close wrote it again', async () => {
+    const writer = await open('cache-behind', 'behind');
+    await writer.add(Array.from({ length: 300 }, (_, at) => ({ id: `r${at}`, sessionId: `s${at % 3}`, user: { text: `Round ${at} about the garden` } })));
+    // Too few changes for the add to write the cache again: another tab finds these outside it.
+    await writer.add({ id: 'late', sessionId: 'later', timestamp: Date.UTC(2026, 1, 2), meta: { mood: 'zqlatemood' }, user: { text: 'A late round about the orchard' } });
+    await writer.update('r5', { sessionId: 'moved' });
+    await writer.forget('r6');
+    const reader = await open('cache-behind', 'behind');
+    expect(reader.size).toBe(300);
+    expect(reader.has('r6')).toBe(false);
+    const only = async (sessionId: string) => (await reader.retrieve('garden orchard', { k: 5, filter: { sessionIds: [sessionId] } })).blocks.flatMap((block) => block.rounds.map((round) => round.id));
+    expect(await only('later')).toEqual(['late']);
+    expect(await only('moved')).toEqual(['r5']);
+    expect((await reader.get('late'))?.meta).toEqual({ mood: 'zqlatemood' });
+    await closeAll();
+    // The close wrote every round's facts into a fresh cache: the next open decrypts it and the segments only.
+    const decrypt = vi.spyOn(crypto.subtle, 'decrypt');
+    try {
+      const again = await open('cache-behind', 'behind');
+      expect(again.size).toBe(300);
+      expect(decrypt.mock.calls.length).toBeLessThan(20);
+      expect((await again.get('r5'))?.sessionId).toBe('moved');
+    } finally {
+      decrypt.mockRestore();
+    }
+  });
+
+  it('a round outside the facts cache whose sealed facts fail to authenticate fails the open with INTEGRITY_ERROR naming its position; a damaged body fails only reading it', async () => {
+    const writer = await open('damaged-late', 'late');
+    await writer.add(Array.from({ length: 300 }, (_, at) => ({ id: `r${at}`, user: { text: `Round ${at} about the garden` } })));
+    await writer.add([{ id: 'late-a', user: { text: 'A late round' } }, { id: 'late-b', user: { text: 'Another late round' } }]);
+    // The writer stays open (it would write the cache again on close): the late rounds are outside it.
+    const flip = async (position: number, field: 'facts' | 'body') =>
+      rawUpdate('damaged-late', 'bodies', (value) => {
+        const record = value as { round: { seq: number; user: { typed: string }; assistant: { text: string } } };
+        if (record.round.seq !== position) return undefined;
+        const turn = field === 'facts' ? record.round.user : record.round.assistant;
+        const text = field === 'facts' ? record.round.user.typed : record.round.assistant.text;
+        const flipped = `${text.slice(0, 20)}${text[20] === 'A' ? 'B' : 'A'}${text.slice(21)}`;
+        return { ...record, round: { ...record.round, [field === 'facts' ? 'user' : 'assistant']: { ...turn, [field === 'facts' ? 'typed' : 'text']: flipped } } };
+      });
+    await flip(301, 'body');
+    const reader = await open('damaged-late', 'late');
+    expect(reader.size).toBe(302);
+    await expect(reader.get('late-b')).rejects.toMatchObject({ code: 'INTEGRITY_ERROR' });
+    expect((await reader.get('late-a'))?.user.text).toBe('A late round');
+    await flip(300, 'facts');
+    const failed = await open('damaged-late', 'late').catch((error: unknown) => error as Error);
+    expect(failed).toMatchObject({ code: 'INTEGRITY_ERROR' });
+    expect((failed as Error).message).toContain('(position 300)');
+  });
 });
+
+/** Rewrites each value of one store of the memory's database for which `change` gives a new one, with the raw IndexedDB API. */
+async function rawUpdate(name: string, store: string, change: (value: unknown) => unknown): Promise<void> {
+  const db = await new Promise<IDBDatabase>((resolve, reject) => {
+    const request = indexedDB.open(`vmem:${name}`);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  const tx = db.transaction(store, 'readwrite');
+  const cursor = tx.objectStore(store).openCursor();
+  await new Promise<void>((resolve, reject) => {
+    cursor.onsuccess = () => {
+      const at = cursor.result;
+      if (!at) return resolve();
+      const next = change(at.value);
+      if (next !== undefined) at.update(next);
+      at.continue();
+    };
+    cursor.onerror = () => reject(cursor.error);
+  });
+  db.close();
+}

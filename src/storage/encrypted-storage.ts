@@ -4,9 +4,11 @@
  * any others (its atomic writes, crash safety and cleanup are unchanged).
  *
  * - A round becomes a round named by the HMAC of its id, with seq kept (the order of writes shows
- *   anyway), no session, time, images or meta of its own; its body (the real round, sealed) rides in
- *   `assistant.text` (a store reads `user.text` for the round's facts: base64 there only costs it),
- *   its facts (sealed) in `meta.facts`, and units not indexed yet in one carrier unit.
+ *   anyway), no session, time, images or meta of its own but a random `meta.version`, new with each
+ *   write (all an open reads of it when the facts cache has it: see facts-cache.ts); its body (the
+ *   real round, sealed) rides in `assistant.text`, its facts (sealed) in `user.typed` (a store reads
+ *   `user.text` for the round's facts: base64 there only costs it), and units not indexed yet in one
+ *   carrier unit. Rounds sealed by vmem 9402260 or before keep their sealed facts in `meta.facts`.
  * - An image is stored under the HMAC of its id, its type and bytes sealed together.
  * - A segment is stored under the HMAC of its name, sealed; each entry of the commit names a stored
  *   segment (so the store can drop unnamed ones) and carries the real entry, sealed under that name,
@@ -17,7 +19,7 @@
 import { errorCode, VmemError } from '../errors.js';
 import type { ProgressCallback } from '../progress.js';
 import type { StoredRound, StoredUnit } from '../types.js';
-import { FactsCache, isCacheEntry } from './facts-cache.js';
+import { FactsCache, isCacheEntry, legacyVersionOf } from './facts-cache.js';
 import { assertStorablePictures, SEALED_IMAGE_TYPE } from './picture-check.js';
 import { fromBase64, toBase64 } from '../util/byte-text.js';
 import { createDataKey, SealError, unwrapDataKey, wrapDataKey, type DataKey, type KeyRecord, type Sealer, type Unlock } from './sealer.js';
@@ -39,9 +41,10 @@ export interface EncryptedStorageControls {
 /**
  * `inner` sealed under `unlock`: a new store gets a new data key (its key record is written at
  * once); an encrypted one is unlocked before anything is written, so a wrong passphrase changes nothing.
+ * `onProgress` hears the unlock as the `unlock` task (Argon2id, for a passphrase).
  * @throws VmemError `WRONG_PASSPHRASE`; `INVALID_INPUT` when `inner` holds a memory that is not encrypted
  */
-export async function sealStorage(inner: MemoryStorage, unlock: Unlock): Promise<MemoryStorage & EncryptedStorageControls> {
+export async function sealStorage(inner: MemoryStorage, unlock: Unlock, onProgress?: ProgressCallback): Promise<MemoryStorage & EncryptedStorageControls> {
   const manifest = await inner.readManifest();
   if (manifest && !manifest.encryption) {
     throw new VmemError(
@@ -49,7 +52,7 @@ export async function sealStorage(inner: MemoryStorage, unlock: Unlock): Promise
       `${inner.label} holds a memory that is not encrypted; open it without a passphrase, or encrypt it first (encryptMemory in vmem/browser, encryptMemoryFolder in vmem/node).`,
     );
   }
-  if (manifest?.encryption) return unlockStored(inner, { ...manifest, encryption: manifest.encryption }, unlock, undefined);
+  if (manifest?.encryption) return unlockStored(inner, { ...manifest, encryption: manifest.encryption }, unlock, onProgress);
   const { key, record } = await createDataKey(unlock);
   await inner.writeManifest(keyOnlyManifest(record));
   return new SealedStorage(inner, key, record);
@@ -57,9 +60,24 @@ export async function sealStorage(inner: MemoryStorage, unlock: Unlock): Promise
 
 /** An encrypted store unlocked; an encryption in place that was cut short is finished before anything reads it. */
 async function unlockStored(inner: MemoryStorage, manifest: Manifest & { encryption: KeyRecord }, unlock: Unlock, onProgress: ProgressCallback | undefined): Promise<SealedStorage> {
-  const sealed = new SealedStorage(inner, await unwrapDataKey(manifest.encryption, unlock, inner.label), manifest.encryption);
+  const sealed = new SealedStorage(inner, await unwrapReported(manifest.encryption, unlock, inner.label, onProgress), manifest.encryption);
   if (manifest.encrypting) await sealed.finishEncrypting(onProgress);
   return sealed;
+}
+
+/** The data key unwrapped as the `unlock` task, so that an app can say what the open waits for (and time it). */
+async function unwrapReported(record: KeyRecord, unlock: Unlock, label: string, onProgress: ProgressCallback | undefined): Promise<DataKey> {
+  onProgress?.({ task: 'unlock', status: 'initiate' });
+  let key: DataKey;
+  try {
+    key = await unwrapDataKey(record, unlock, label);
+  } catch (error) {
+    const code = errorCode(error);
+    onProgress?.({ task: 'unlock', status: 'failed', ...(code ? { code } : {}), message: error instanceof Error ? error.message : String(error) });
+    throw error;
+  }
+  onProgress?.({ task: 'unlock', status: 'done' });
+  return key;
 }
 
 /**
@@ -87,8 +105,18 @@ const ENCRYPT_BATCH = 256;
 
 /** A round as `SealedStorage` hands it to its store (anything else is a round not encrypted yet). */
 function isCarrier(facts: RoundFacts): boolean {
-  return facts.sessionId === '' && facts.timestamp === 0 && typeof facts.meta?.facts === 'string' && /^[0-9a-f]{64}$/.test(facts.id);
+  return facts.sessionId === '' && facts.timestamp === 0 && versionOf(facts) !== undefined && /^[0-9a-f]{64}$/.test(facts.id);
 }
+
+/** What tells one write of a stored round from another (see facts-cache.ts); undefined for a record that is no carrier. */
+function versionOf(carrier: RoundFacts): string | undefined {
+  const meta = carrier.meta;
+  if (typeof meta?.version === 'string') return meta.version;
+  return typeof meta?.facts === 'string' ? legacyVersionOf(meta.facts) : undefined;
+}
+
+/** Random bytes in a carrier's version: enough that two writes of a round never share one. */
+const VERSION_BYTES = 9;
 
 /**
  * `sealStorage`, keeping the members `keep` of the store below (its folder, its name…) readable
@@ -98,10 +126,11 @@ export async function sealStorageKeeping<S extends MemoryStorage, K extends Excl
   inner: S,
   unlock: Unlock,
   keep: readonly K[],
+  onProgress?: ProgressCallback,
 ): Promise<MemoryStorage & EncryptedStorageControls & Pick<S, K>> {
   let sealed: MemoryStorage & EncryptedStorageControls;
   try {
-    sealed = await sealStorage(inner, unlock);
+    sealed = await sealStorage(inner, unlock, onProgress);
   } catch (error) {
     await inner.close();
     throw error;
@@ -132,7 +161,7 @@ class SealedStorage implements MemoryStorage, EncryptedStorageControls {
   private readonly key: DataKey;
   private record: KeyRecord;
   private readonly sealer: Sealer;
-  /** Stored round id → real id, learnt from the facts at open and from writes. */
+  /** Stored round id → real id, learnt as ids are asked for and written (and at open for rounds not indexed yet). */
   private readonly roundIdOf = new Map<string, string>();
   private readonly factsCache = new FactsCache();
   /** The commit as the store holds it (stored segment names, the real commit sealed), after the last write. */
@@ -224,13 +253,17 @@ class SealedStorage implements MemoryStorage, EncryptedStorageControls {
   async open(): Promise<StorageState> {
     const state = await this.inner.open();
     this.storedCommit = state.index;
-    // Every stored segment is read at once, as the store's commit names them (the store may have
-    // them read already), and decrypted (in the cipher worker, in a page) while the facts are opened.
-    const storedIds = state.index?.segments.map((segment) => segment.id) ?? [];
-    const reading = storedIds.length > 0 ? this.inner.readSegments(storedIds) : Promise.resolve([]);
-    const storedBytes = (storedId: string) => reading.then((bytes) => bytes[storedIds.indexOf(storedId)]);
-    reading.catch(() => undefined);
-    // The facts cache is asked for first, so that it is decrypted first: the facts are opened while the segments decrypt.
+    // Each stored segment the commit names (the facts cache among them) is read on its own and
+    // decrypted (in the cipher worker, in a page) as soon as its bytes are in: the worker works on
+    // one while the store still reads the next, and the page meanwhile opens the facts.
+    const reads = new Map<string, Promise<Uint8Array | undefined>>();
+    for (const { id } of state.index?.segments ?? []) {
+      const read = this.inner.readSegments([id]).then(([bytes]) => bytes);
+      // Its failure reaches whoever reads the segment; none is left unhandled meanwhile.
+      read.catch(() => undefined);
+      reads.set(id, read);
+    }
+    const storedBytes = async (storedId: string) => reads.get(storedId);
     const cacheLoaded = this.factsCache.load(this.sealer, state.index, storedBytes);
     cacheLoaded.catch(() => undefined);
     const index = state.index ? await this.openCommit(state.index) : undefined;
@@ -245,37 +278,44 @@ class SealedStorage implements MemoryStorage, EncryptedStorageControls {
       opened.catch(() => undefined);
       this.prefetched.set(segment.id, opened);
     }
+    const versions = state.rounds.map(versionOf);
+    const damaged = versions.findIndex((version) => version === undefined);
+    if (damaged >= 0) throw this.damaged(`the round stored as ${state.rounds[damaged]!.id} (position ${state.rounds[damaged]!.seq}) has no version`);
     await cacheLoaded;
-    // Parsing the cache took a task's worth of the page's main thread: let it paint before the facts are matched.
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    const rounds: RoundFacts[] = [];
-    const uncached: Promise<void>[] = [];
-    for (const [at, carrier] of state.rounds.entries()) {
-      const sealed = carrier.meta?.facts;
-      if (typeof sealed !== 'string') {
-        // Rejected with the rest, so no decryption still running is left unhandled.
-        uncached.push(Promise.reject(this.damaged(`the round stored as ${carrier.id} has no sealed facts`)));
-        continue;
-      }
-      const found = (facts: RoundFacts) => {
-        this.factsCache.remember(carrier.id, sealed, facts);
-        this.roundIdOf.set(carrier.id, facts.id);
+    const rounds = await this.factsCache.match(state.rounds.map((carrier, at) => ({ storedId: carrier.id, version: versions[at]!, seq: carrier.seq })));
+    const uncached: number[] = [];
+    rounds.forEach((facts, at) => {
+      if (!facts) uncached.push(at);
+    });
+    if (uncached.length > 0) await this.openFacts(state.rounds, versions as string[], uncached, rounds);
+    // Real ids are learnt when asked for (`storedRoundId`); those of rounds not indexed yet are needed now.
+    const unindexed = new Set(state.unindexed);
+    const realIdOf = new Map(state.rounds.flatMap((carrier, at) => (unindexed.has(carrier.id) ? [[carrier.id, rounds[at]!.id] as const] : [])));
+    for (const [storedId, id] of realIdOf) this.roundIdOf.set(storedId, id);
+    return { rounds: rounds as RoundFacts[], index, unindexed: state.unindexed.map((id) => realIdOf.get(id)!) };
+  }
+
+  /**
+   * The facts of the rounds at `positions`, which the cache lacks, each opened from its own sealed
+   * record into `rounds`. A round sealed by vmem 9402260 or before holds them in its facts record;
+   * any other in its body record, read for them.
+   */
+  private async openFacts(carriers: readonly RoundFacts[], versions: readonly string[], positions: readonly number[], rounds: (RoundFacts | undefined)[]): Promise<void> {
+    const fromBody = positions.filter((at) => typeof carriers[at]!.meta?.version === 'string');
+    const bodies = fromBody.length > 0 ? await this.inner.getRounds(fromBody.map((at) => carriers[at]!.id)) : [];
+    const bodyOf = new Map(fromBody.map((at, found) => [at, bodies[found]]));
+    await Promise.all(
+      positions.map(async (at) => {
+        const carrier = carriers[at]!;
+        const what = () => `the facts of the round stored as ${carrier.id} (position ${carrier.seq})`;
+        const sealed = bodyOf.has(at) ? bodyOf.get(at)?.user.typed : carrier.meta?.facts;
+        if (typeof sealed !== 'string') throw this.damaged(`${what()} are missing`);
+        const facts = JSON.parse(await this.openText('facts', carrier.id, sealed, what)) as RoundFacts;
+        this.factsCache.remember(carrier.id, versions[at]!, facts);
         // The store may renumber rounds (a write merged after another tab's); its seq is the one that counts.
         rounds[at] = { ...facts, seq: carrier.seq };
-      };
-      const cached = this.factsCache.lookup(carrier.id, sealed);
-      if (cached) found(cached);
-      else {
-        const what = () => `the facts of the round stored as ${carrier.id} (position ${carrier.seq})`;
-        uncached.push(this.openText('facts', carrier.id, sealed, what).then((json) => found(JSON.parse(json) as RoundFacts)));
-      }
-    }
-    await Promise.all(uncached);
-    return {
-      rounds,
-      index,
-      unindexed: state.unindexed.map((id) => this.roundIdOf.get(id)!),
-    };
+      }),
+    );
   }
 
   async readSegments(ids: readonly string[]): Promise<(Uint8Array | undefined)[]> {
@@ -369,7 +409,8 @@ class SealedStorage implements MemoryStorage, EncryptedStorageControls {
 
   async close(): Promise<void> {
     try {
-      if (this.factsCache.stale && this.storedCommit) {
+      // Written whenever anything changed, so that the next open finds every round in it, lined up.
+      if (this.factsCache.changed && this.storedCommit) {
         const fresh = await this.factsCache.fresh(this.sealer, this.storedCommit);
         await this.inner.writeIndex({ add: [fresh.segment], commit: fresh.commit }).then(fresh.adopt, (error: unknown) => {
           // Another tab wrote meanwhile: its commit is newer, and it writes its own cache with its next add.
@@ -391,17 +432,17 @@ class SealedStorage implements MemoryStorage, EncryptedStorageControls {
     const { round } = record;
     const id = await this.storedRoundId(round.id);
     const facts = roundFacts(round);
-    const sealedFacts = await this.sealer.sealText('facts', id, JSON.stringify(facts));
+    const version = toBase64(crypto.getRandomValues(new Uint8Array(VERSION_BYTES)));
     // Remembered before the store took it: an entry no stored round matches is never used.
-    this.factsCache.remember(id, sealedFacts, facts);
+    this.factsCache.remember(id, version, facts);
     const carrier: StoredRound = {
       id,
       seq: round.seq,
       sessionId: '',
       timestamp: 0,
-      user: { text: '', images: [] },
+      user: { text: '', typed: await this.sealer.sealText('facts', id, JSON.stringify(facts)), images: [] },
       assistant: { text: await this.sealer.sealText('round', id, JSON.stringify(round)), images: [] },
-      meta: { facts: sealedFacts },
+      meta: { version },
     };
     const units: StoredUnit[] = [];
     if (record.units.length > 0) {

@@ -181,7 +181,7 @@ export async function createIdbStorage(name: string, options: IdbStorageOptions 
    */
   const write = async (doing: string, body: (tx: WriteTx, stale: boolean) => void | Promise<void>, mergeable = false): Promise<void> => {
     ensureOpen();
-    prefetched = undefined;
+    prefetched.clear();
     let written = 0;
     let stale = false;
     await withWriteLock(name, async () => {
@@ -249,13 +249,15 @@ export async function createIdbStorage(name: string, options: IdbStorageOptions 
   };
 
   /**
-   * The committed segments' bytes, read as soon as `open` knows the commit: the Blob reads run off the
-   * main thread while the caller parses the facts, and `readSegments` takes them.
+   * The committed segments' bytes, by id, read as soon as `open` knows the commit: the Blob reads run
+   * off the main thread while the caller parses the facts, and `readSegments` takes them, each as
+   * soon as it is in (an encrypted store decrypts one while the next is read).
    */
-  let prefetched: { readonly ids: readonly string[]; readonly bytes: Promise<(Uint8Array | undefined)[]> } | undefined;
+  let prefetched = new Map<string, Promise<Uint8Array | undefined>>();
 
-  const readBlobs = (records: readonly ({ bytes: Blob } | undefined)[]) =>
-    guard(`reading the index of ${label}`, () => Promise.all(records.map(async (record) => (record ? new Uint8Array(await record.bytes.arrayBuffer()) : undefined))));
+  const readBlob = (record: { bytes: Blob } | undefined) =>
+    guard(`reading the index of ${label}`, async () => (record ? new Uint8Array(await record.bytes.arrayBuffer()) : undefined));
+  const readBlobs = (records: readonly ({ bytes: Blob } | undefined)[]) => Promise.all(records.map(readBlob));
 
   const open = async (): Promise<StorageState> => {
     const handle = ensureOpen();
@@ -271,9 +273,14 @@ export async function createIdbStorage(name: string, options: IdbStorageOptions 
         Promise.all(ids.map((id) => tx.objectStore('segments').get(id))),
         tx.done,
       ]);
-      prefetched = { ids, bytes: readBlobs(segments) };
-      // Observed here: a caller that never asks for the segments must not leave an unhandled rejection.
-      prefetched.bytes.catch(() => undefined);
+      prefetched = new Map(
+        segments.map((record, at) => {
+          const bytes = readBlob(record);
+          // Observed here: a caller that never asks for the segments must not leave an unhandled rejection.
+          bytes.catch(() => undefined);
+          return [ids[at]!, bytes];
+        }),
+      );
       knownRevision = revision?.key === 'revision' ? revision.revision : 0;
       const legacy = chunks.flatMap((chunk) => chunk.rounds.map(roundFacts));
       const rounds = [...facts.flatMap(factsOf), ...legacy].sort((a, b) => a.seq - b.seq);
@@ -316,9 +323,12 @@ export async function createIdbStorage(name: string, options: IdbStorageOptions 
     open,
     async readSegments(ids) {
       const handle = ensureOpen();
-      const ready = prefetched;
-      prefetched = undefined;
-      if (ready && ready.ids.length === ids.length && ready.ids.every((id, at) => id === ids[at])) return ready.bytes;
+      // Each prefetched segment is handed out once (its bytes are the caller's), to one call for all or to one call each.
+      if (ids.every((id) => prefetched.has(id))) {
+        const ready = ids.map((id) => prefetched.get(id)!);
+        for (const id of ids) prefetched.delete(id);
+        return Promise.all(ready);
+      }
       const records = await guard(`reading the index of ${label}`, async () => {
         const tx = handle.transaction(['segments'], 'readonly');
         const found = await Promise.all(ids.map((id) => tx.objectStore('segments').get(id)));
@@ -415,7 +425,7 @@ export async function createIdbStorage(name: string, options: IdbStorageOptions 
       knownRounds.clear();
     },
     async close() {
-      prefetched = undefined;
+      prefetched.clear();
       if (closedReason === undefined) {
         closedReason = `${label} was closed`;
         db.close();
