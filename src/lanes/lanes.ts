@@ -272,7 +272,7 @@ export class Lanes {
       tokenize: (text) => this.tokenizer.tokenize(text),
       textDimension: this.textDimension,
       ...(this.imageDimension === undefined ? {} : { imageDimension: this.imageDimension }),
-      ...(vectors ? { words: { table: wordRowsId(vectors), rowsOf: (text: string) => wordRowsOf(text, vectors) } } : {}),
+      ...(vectors ? { words: { table: this.wordsId!, rowsOf: (text: string) => wordRowsOf(text, vectors) } } : {}),
       keepFloats: this.floatVectors,
     });
   }
@@ -354,7 +354,7 @@ export class Lanes {
       const document = documentOf(roundId);
       return document ? [{ local, rows: wordRowsOf(document, vectors) }] : [];
     }));
-    return { data: { ...merged, words: { table: wordRowsId(vectors), section: words } }, slots };
+    return { data: { ...merged, words: { table: this.wordsId!, section: words } }, slots };
   }
 
   /** The commit once `replace(ids, id, …)` is done: rounds that died while it was made are dead in it. */
