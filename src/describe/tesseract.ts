@@ -4,7 +4,6 @@
  * served by the app, or node_modules in Node): tesseract.js's defaults, a CDN, are never used, and
  * nothing is cached in IndexedDB or written to the working directory.
  */
-import type { RgbaImage } from '../encoders/types.js';
 import { VmemError, isVmemError } from '../errors.js';
 import type { ProgressCallback } from '../progress.js';
 import { createLazy } from '../util/lazy.js';

@@ -1,6 +1,6 @@
 import type { AcceptRound, LaneHit, UnitInfo } from '../core/run.js';
 import { captionUnitId, derivedUnitId, imageUnitId, textUnitId } from '../core/unit-ids.js';
-import type { Lane, Role, StoredUnit, UnitKind, WordVectors } from '../types.js';
+import type { Lane, Role, UnitKind, WordVectors } from '../types.js';
 import { Bm25Index, ORAMA_BM25, buildBm25Section, createWholeWordTokenizer, type Bm25Part, type Bm25Section } from './bm25.js';
 import { buildSegment, mergeSegments, ROLES, UNIT_KINDS, type SegmentData, type SegmentRound, type VectorSection } from './segment.js';
 import { SegmentDamage } from './segment-file.js';

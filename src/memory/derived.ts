@@ -5,7 +5,7 @@
 import { derivedText, labelledDescription } from '../describe/description.js';
 import type { ImageDescriber, ImageDescription } from '../describe/types.js';
 import type { StoredImage } from '../storage/types.js';
-import { imagesOf, type DerivedDescription, type ImageRef, type StoredRound } from '../types.js';
+import type { DerivedDescription, StoredRound } from '../types.js';
 import type { PreparedRound } from './ingest.js';
 
 /** `DerivedDescription.by` once the vision-LLM description job has replaced the offline one. */

@@ -12,7 +12,7 @@ import { DEFAULT_MAX_TEXT_CHARS, keepsFloatVectors, normalizeRetrievalOptions, t
 import type { ImageDescriber } from '../describe/types.js';
 import type { ProgressCallback, ProgressTask } from '../progress.js';
 import { createInMemoryStorage } from '../storage/memory-storage.js';
-import { roundFacts, type Manifest, type MemoryStorage, type RoundRecord, type StoredImage } from '../storage/types.js';
+import { roundFacts, type MemorySnapshot, type MemoryStorage, type RoundRecord, type StoredImage } from '../storage/types.js';
 import { imagesOf, type EncoderIds, type Query, type RetrievalResult, type RoundInput, type StoredRound, type StoredUnit } from '../types.js';
 import { createSerialQueue } from '../util/serial-queue.js';
 import { sealedKeyOf } from '../storage/encrypted-storage.js';
@@ -78,16 +78,8 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
  */
 const RESUME_DESCRIPTIONS_AFTER_MS = 3_000;
 
-/** Everything a memory holds, as an export writes it. */
-export interface MemoryContents {
-  readonly manifest: Manifest;
-  readonly rounds: readonly StoredRound[];
-  readonly units: readonly StoredUnit[];
-  readonly images: readonly (StoredImage & { readonly roundId: string })[];
-}
-
 /** Reads a memory made by `createMemory` whole: rounds, units with their vectors, image bytes (for `.vmem` export). */
-export function memoryContents(memory: Memory): Promise<MemoryContents> {
+export function memoryContents(memory: Memory): Promise<MemorySnapshot> {
   if (!(memory instanceof MemoryImpl)) throw new VmemError('INVALID_INPUT', 'Only a memory made by createMemory or openMemory can be exported.');
   return memory.contents();
 }
@@ -549,7 +541,7 @@ class MemoryImpl implements Memory {
   }
 
   /** Everything stored, read whole (an export): every round, its units with vectors, its pictures' bytes. */
-  async contents(): Promise<MemoryContents> {
+  async contents(): Promise<MemorySnapshot> {
     const manifest = await this.storage.readManifest();
     if (!manifest) throw new VmemError('INVALID_INPUT', 'This memory is empty (no manifest yet); add a round before exporting it.');
     const rounds = await this.rounds();

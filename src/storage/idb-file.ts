@@ -8,28 +8,20 @@
  * at the offsets the header gives (relative to the payload start).
  */
 import { VmemError, isVmemError } from '../errors.js';
-import type { StoredRound, StoredUnit } from '../types.js';
+import type { StoredUnit } from '../types.js';
 import { createIdbStorage, deleteMemory } from './idb.js';
 import { checkFileHeader, type FileHeader, type Slice } from './memory-file-check.js';
 import { assertStorablePictures } from './picture-check.js';
 import { sealStorage } from './encrypted-storage.js';
 import { isSealedMemoryFile, openMemoryFile } from './sealed-file.js';
 import type { Unlock } from './sealer.js';
-import type { Manifest, MemoryStorage, RoundRecord, StoredImage } from './types.js';
+import type { MemorySnapshot, MemoryStorage, RoundRecord, StoredImage } from './types.js';
 
 const MAGIC = 'VMEMFILE';
 const FORMAT_VERSION = 1;
 const PREAMBLE_BYTES = 16;
 /** Rounds written per transaction on import; bounds the size of one transaction. */
 const IMPORT_BATCH = 500;
-
-/** Everything a memory file carries, decoded. */
-export interface MemorySnapshot {
-  readonly manifest: Manifest;
-  readonly rounds: readonly StoredRound[];
-  readonly units: readonly StoredUnit[];
-  readonly images: readonly (StoredImage & { readonly roundId: string })[];
-}
 
 /** Encodes a snapshot into the file layout described at the top of this module. */
 export function encodeMemoryFile(snapshot: MemorySnapshot): Blob {

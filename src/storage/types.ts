@@ -81,6 +81,14 @@ export interface RoundRecord {
   readonly images: readonly StoredImage[];
 }
 
+/** Everything a memory holds, whole: what an export writes (`memoryContents`) and an import reads (idb-file.ts). */
+export interface MemorySnapshot {
+  readonly manifest: Manifest;
+  readonly rounds: readonly StoredRound[];
+  readonly units: readonly StoredUnit[];
+  readonly images: readonly (StoredImage & { readonly roundId: string })[];
+}
+
 /** An index segment: immutable bytes, named by their SHA-256 (hex). Storage keeps them as they are. */
 export interface IndexSegment {
   readonly id: string;
