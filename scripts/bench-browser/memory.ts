@@ -55,6 +55,7 @@ export async function memoryAtScale(context: BrowserContext, profileDir: string,
     if (residentBefore !== undefined && residentReopened !== undefined) record(`rss.${id}`, (residentReopened - residentBefore) / 1e6, 'MB');
     record(`idb.${id}`, (idbAfter.bytes - idbBefore.bytes) / 1e6, 'MB');
     record(`open.${id}.firstRetrieval`, reopened.openToFirstRetrieval.p50, 'ms');
+    record(`open.${id}.longestTask`, reopened.longestTask, 'ms');
     record(`add.${id}`, added.held.roundsPerSecond, 'rounds/s');
     push({ measure: `JS heap held by an open ${label}-round memory, reopened from IndexedDB in a fresh tab`, value: heapReopened.total, target: rounds === 100_000 ? '≤ 120 MB' : '—', note: `${heapReopened.parts}; ${what}; after a full GC; ${heapWritten.total} right after writing it (another tab)` });
     if (residentBefore !== undefined && residentReopened !== undefined) {
@@ -77,6 +78,12 @@ export async function memoryAtScale(context: BrowserContext, profileDir: string,
       value: ms(reopened.openToFirstRetrieval.p50),
       target: OPEN_TARGETS[rounds] ?? '—',
       note: `${runs}; a retrieval on the open memory ${ms(reopened.warmRetrieval.p50)}`,
+    });
+    push({
+      measure: `  the longest main-thread task meanwhile`,
+      value: reopened.longestTask === 0 ? 'none ≥ 50 ms' : ms(reopened.longestTask),
+      target: '—',
+      note: `over ${reopens === 1 ? 'the reopen' : `all ${reopens} reopens`}, from the call to openMemory to the end of the first retrieval (the Long Tasks API reports tasks of 50 ms and more)`,
     });
     push({ measure: `add ${ADDED} text rounds, one add each, to the reopened ${label}-round memory`, value: `${added.held.roundsPerSecond.toFixed(0)} rounds/s`, target: '—', note: `${(added.held.ms / 1000).toFixed(2)} s (${addTimes(added.held)}); synthetic encoders, so this is storage and indexing` });
     if (rounds !== REFERENCE_ROUNDS) {

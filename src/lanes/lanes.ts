@@ -284,6 +284,15 @@ export class Lanes {
    * bytes the caller frees. With `unitTexts`, BM25 over single units (when built) gets its units too.
    */
   attach(id: string, data: SegmentData, dead: Iterable<number> = [], unitTexts?: ReadonlyMap<string, string>): void {
+    for (const step of this.attachSteps(id, data, dead, unitTexts)) void step;
+  }
+
+  /**
+   * `attach` in steps: between two, the caller may let the page run (an open attaches segments of
+   * 16,000 rounds and more, whose vectors took 60-170 ms to copy in one go). Nothing else may use
+   * the lanes until the last step is done.
+   */
+  *attachSteps(id: string, data: SegmentData, dead: Iterable<number> = [], unitTexts?: ReadonlyMap<string, string>): Generator<void, void, void> {
     if (data.text.dimension !== this.textDimension || (data.image && data.image.dimension !== this.imageDimension)) {
       throw new SegmentDamage(`vectors of ${data.text.dimension} dimensions in a memory of ${this.textDimension}`);
     }
@@ -309,7 +318,8 @@ export class Lanes {
     this.roundIndex.addPart(view.rounds);
     this.captionIndex.addPart(view.captions);
     if (words && words.table === this.wordsId) this.similarWordsIndex?.addPart(words.part);
-    this.appendRows(data, slots);
+    yield;
+    yield* this.appendRows(data, slots);
     if (this.unitIndex && unitTexts) this.addUnitDocs(slots, unitTexts);
   }
 
@@ -617,16 +627,20 @@ export class Lanes {
     return { section: kept, docSlot };
   }
 
-  private appendRows(data: SegmentData, slots: Int32Array): void {
-    const textFirst = this.textRows.append(data.text, slots, data.images);
-    this.textSlots.reserve(this.slotRound.length);
-    this.textSlots.index(this.textRows, textFirst);
-    this.indexImages(this.textRows, textFirst);
-    if (this.imageRows && data.image) {
-      const imageFirst = this.imageRows.append(data.image, slots, data.images);
-      this.imageSlots.reserve(this.slotRound.length);
-      this.imageSlots.index(this.imageRows, imageFirst);
-      this.indexImages(this.imageRows, imageFirst);
+  /** A segment's vectors into the lanes, `ROWS_PER_STEP` rows a step. */
+  private *appendRows(data: SegmentData, slots: Int32Array): Generator<void, void, void> {
+    const lanes: [LaneRows, SlotRows, VectorSection][] = [[this.textRows, this.textSlots, data.text]];
+    if (this.imageRows && data.image) lanes.push([this.imageRows, this.imageSlots, data.image]);
+    for (const [rows, laneSlots, section] of lanes) {
+      const first = rows.size;
+      const count = section.scales.length;
+      for (let from = 0; from === 0 || from < count; from += ROWS_PER_STEP) {
+        if (from > 0) yield;
+        rows.append(count <= ROWS_PER_STEP ? section : sectionRows(section, from, Math.min(count, from + ROWS_PER_STEP)), slots, data.images);
+      }
+      laneSlots.reserve(this.slotRound.length);
+      laneSlots.index(rows, first);
+      this.indexImages(rows, first);
     }
   }
 
@@ -717,4 +731,22 @@ function copyBm25(section: Bm25Section): Bm25Section {
 
 function copyWords(section: WordsPart['section']): WordsPart['section'] {
   return { members: section.members.slice(), rows: section.rows.slice(), starts: section.starts.slice(), holders: section.holders.slice() };
+}
+
+/** Rows appended per step of `attachSteps` (about 5 MB of 1280-d vectors). */
+const ROWS_PER_STEP = 4096;
+
+/** Rows `[from, to)` of a vector section, as views. */
+function sectionRows(section: VectorSection, from: number, to: number): VectorSection {
+  const { dimension } = section;
+  return {
+    dimension,
+    values: section.values.subarray(from * dimension, to * dimension),
+    scales: section.scales.subarray(from, to),
+    owner: section.owner.subarray(from, to),
+    kind: section.kind.subarray(from, to),
+    role: section.role.subarray(from, to),
+    image: section.image.subarray(from, to),
+    ...(section.floats ? { floats: section.floats.subarray(from * dimension, to * dimension) } : {}),
+  };
 }

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { Lanes } from '../lanes/lanes.js';
 import { decodeSegmentData } from '../lanes/segment.js';
 import { createInMemoryStorage } from '../storage/memory-storage.js';
 import type { MemoryStorage } from '../storage/types.js';
 import { createHashTextEncoder } from '../testing/hash-encoder.js';
-import { syntheticImageEncoder, syntheticRounds } from '../testing/synthetic-rounds.js';
+import { randomUnitVector, syntheticImageEncoder, syntheticRounds } from '../testing/synthetic-rounds.js';
 import { createMemory } from './memory.js';
 import { MAX_SEGMENT_ROUNDS, MERGE_FACTOR, planMerge } from './merge-policy.js';
 
@@ -106,6 +107,35 @@ describe('index segments', () => {
     await edited.close();
     await fresh.close();
   });
+
+  it('attaches a segment a step at a time (4,096 vectors a step), answering as segments small enough to take one step each', async () => {
+    const lanes = new Lanes(8, undefined);
+    const data = lanes.build(
+      Array.from({ length: 5_000 }, (_, n) => ({ id: `r${n}`, units: [{ id: `u${n}`, roundId: `r${n}`, lane: 'text' as const, kind: 'text' as const, role: 'user' as const, text: `word${n}`, vector: randomUnitVector(8, n) }] })),
+    );
+    // The rounds, then two batches of vectors.
+    expect([...lanes.attachSteps('s', data)]).toHaveLength(2);
+    expect(lanes.size).toBe(5_000);
+
+    const rounds = syntheticRounds(4_500);
+    const questions = [rounds[5]!.user.text!, rounds[2_600]!.assistant!.text!, rounds[4_499]!.user.text!];
+    const traces = async (of: Awaited<ReturnType<typeof open>>) => Promise.all(questions.map(async (question) => (await of.retrieve(question)).trace.map((entry) => entry.roundId)));
+    // Ten segments of 900 text vectors each, against one of 9,000 (three steps of vectors).
+    const reference = await open(createInMemoryStorage());
+    for (let start = 0; start < rounds.length; start += 450) await reference.add(rounds.slice(start, start + 450));
+    const expected = await traces(reference);
+    await reference.close();
+    const storage = createInMemoryStorage();
+    const memory = await open(storage);
+    await memory.add(rounds);
+    expect(await traces(memory)).toEqual(expected);
+    await memory.close();
+    expect(await storedIndex(storage)).toHaveLength(1);
+    const reopened = await open(storage);
+    expect(await traces(reopened)).toEqual(expected);
+    expect(await everythingFound(reopened, questions[2]!)).toContain('r4499');
+    await reopened.close();
+  }, 60_000);
 });
 
 describe('planMerge', () => {

@@ -6,8 +6,8 @@ import { errorCode, VmemError } from '../errors.js';
 import type { Lanes, SegmentEntry } from '../lanes/lanes.js';
 import { decodeSegmentData, encodeSegmentData, type SegmentData } from '../lanes/segment.js';
 import { SegmentDamage, SegmentVersion, segmentId } from '../lanes/segment-file.js';
-import type { IndexChange, IndexCommit, IndexSegment, MemoryStorage } from '../storage/types.js';
-import { yieldTask } from '../util/yield-task.js';
+import type { CommittedSegment, IndexChange, IndexCommit, IndexSegment, MemoryStorage } from '../storage/types.js';
+import { yieldAfter, yieldTask } from '../util/yield-task.js';
 
 /** A segment ready for storage: its bytes and name, and its data for the lanes. */
 export interface NewSegment extends IndexSegment {
@@ -50,40 +50,54 @@ export async function attachCommitted(storage: MemoryStorage, lanes: Lanes, comm
   const segments = commit?.segments ?? [];
   if (segments.length === 0) return [];
   const bytes = await storage.readSegments(segments.map((segment) => segment.id));
+  // Reading the last segment, decoding them all and attaching them were one task of 50 ms and more
+  // on a 10k-round memory (with the facts before it, in an encrypted one), and of 300 ms on a 100k
+  // one: the page gets a turn first, and then every 10 ms within and between segments.
+  await yieldTask();
+  const pause = yieldAfter();
   const damaged: DamagedSegment[] = [];
-  const decoded = segments.map((entry, at): SegmentData | undefined => {
+  const decoded: (SegmentData | undefined)[] = [];
+  for (const [at, entry] of segments.entries()) {
     const segment = bytes[at];
     bytes[at] = undefined;
-    if (!segment) return void damaged.push({ id: entry.id, reason: 'it is missing from storage' });
-    try {
-      const data = decodeSegmentData(segment);
-      if (data.roundIds.length !== entry.rounds) throw new SegmentDamage(`it holds ${data.roundIds.length} rounds, the commit says ${entry.rounds}`);
-      return data;
-    } catch (error) {
-      if (error instanceof SegmentVersion) {
-        throw new VmemError('STORAGE_FAILED', `The index of ${storage.label} was written by a newer vmem (${error.message}); update vmem to open it.`, { cause: error });
-      }
-      if (!(error instanceof SegmentDamage)) throw error;
-      return void damaged.push({ id: entry.id, reason: error.message });
-    }
-  });
-  // Reading the last segment, decoding them all and attaching them were one task of 50 ms and more
-  // on a 10k-round memory (with the facts before it, in an encrypted one): split, the page stays responsive.
-  await yieldTask();
+    decoded.push(segment ? decodeEntry(storage, entry, segment, damaged) : void damaged.push({ id: entry.id, reason: 'it is missing from storage' }));
+    await pause();
+  }
   lanes.reserve(decoded.filter((data): data is SegmentData => data !== undefined));
-  decoded.forEach((data, at) => {
-    if (!data) return;
+  await pause();
+  for (const [at, data] of decoded.entries()) {
+    if (!data) continue;
     try {
-      lanes.attach(segments[at]!.id, data, segments[at]!.dead);
+      for (const step of lanes.attachSteps(segments[at]!.id, data, segments[at]!.dead)) {
+        void step;
+        await pause();
+      }
     } catch (error) {
       // Only a segment of another memory's dimensions gets here (decoding checked everything else).
       if (!(error instanceof SegmentDamage)) throw error;
       damaged.push({ id: segments[at]!.id, reason: error.message });
     }
     decoded[at] = undefined;
-  });
+    await pause();
+  }
   await yieldTask();
   return damaged;
+}
+
+/** A stored segment's data, checked against its commit entry; undefined (and `damaged` told why) when it is damaged. */
+function decodeEntry(storage: MemoryStorage, entry: CommittedSegment, segment: Uint8Array, damaged: DamagedSegment[]): SegmentData | undefined {
+  try {
+    const data = decodeSegmentData(segment);
+    if (data.roundIds.length !== entry.rounds) throw new SegmentDamage(`it holds ${data.roundIds.length} rounds, the commit says ${entry.rounds}`);
+    return data;
+  } catch (error) {
+    if (error instanceof SegmentVersion) {
+      throw new VmemError('STORAGE_FAILED', `The index of ${storage.label} was written by a newer vmem (${error.message}); update vmem to open it.`, { cause: error });
+    }
+    if (!(error instanceof SegmentDamage)) throw error;
+    damaged.push({ id: entry.id, reason: error.message });
+    return undefined;
+  }
 }
 
 /** The `INDEX_CORRUPT` error for damaged segments, naming the memory. */
